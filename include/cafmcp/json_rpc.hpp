@@ -1,0 +1,95 @@
+#pragma once
+// JSON-RPC 2.0 as MCP uses it: one message per text, no batches. Pure: no
+// actors, no sockets. Everything above it (sessions, transports) goes through
+// parse() and serialize(), so the strictness rules live in one place.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "cafmcp/json.hpp"
+
+namespace cafmcp::jsonrpc {
+
+/// Error codes used by cafmcp (JSON-RPC 2.0 plus MCP's resource-not-found).
+namespace code {
+inline constexpr int parse_error = -32700;
+inline constexpr int invalid_request = -32600;
+inline constexpr int method_not_found = -32601;
+inline constexpr int invalid_params = -32602;
+inline constexpr int internal_error = -32603;
+inline constexpr int resource_not_found = -32002;
+} // namespace code
+
+/// A request id: an integer or a string (never null, per MCP).
+using request_id = std::variant<std::int64_t, std::string>;
+
+/// The id as JSON (number or string).
+json to_json(const request_id& id);
+/// The id as compact text, usable as a map key: `7` or `"abc"` (quoted).
+std::string to_key(const request_id& id);
+
+struct error {
+  int code = code::internal_error;
+  std::string message;
+  std::optional<json> data; // omitted from the wire when empty
+};
+
+struct request {
+  request_id id;
+  std::string method;
+  std::optional<json> params; // always an object when present
+};
+
+struct notification {
+  std::string method;
+  std::optional<json> params; // always an object when present
+};
+
+struct response {
+  request_id id;
+  json result; // an object
+};
+
+struct error_response {
+  std::optional<request_id> id; // absent when the request's id was unreadable
+  error err;
+};
+
+using message = std::variant<request, notification, response, error_response>;
+
+struct limits {
+  std::size_t max_message_bytes = 4 * 1024 * 1024; // 4 MiB
+  std::size_t max_depth = 64;                      // nesting of arrays/objects
+};
+
+/// Why a text is not one acceptable message. `id` is set when the text was
+/// valid JSON with a readable id, so the error response can name it.
+struct parse_failure {
+  error err;
+  std::optional<request_id> id;
+};
+
+/// Parses exactly one message with strict validation:
+/// - size over limits.max_message_bytes -> -32600 (checked before parsing);
+/// - nesting over limits.max_depth -> -32600 (checked without recursion);
+/// - not JSON -> -32700; a JSON array (batch) -> -32600;
+/// - `jsonrpc` must be exactly "2.0"; `method` a string; `id` an integer or
+///   string (null, float, bool, object -> -32600); `params`, when present, an
+///   object (MCP never uses positional params; null -> -32600);
+/// - a response has exactly one of `result` (object) / `error` ({code:int,
+///   message:string, data?}); unknown top-level members -> -32600.
+std::variant<message, parse_failure> parse(std::string_view text, const limits& lim = {});
+
+/// One line of compact JSON, no trailing newline. `params` is omitted when
+/// empty (never `"params": null`); `error.data` omitted when empty.
+std::string serialize(const message& msg);
+
+// Convenience builders for the common cases.
+std::string serialize_result(const request_id& id, const json& result);
+std::string serialize_error(const std::optional<request_id>& id, const error& err);
+std::string serialize_notification(std::string_view method, const json* params);
+
+} // namespace cafmcp::jsonrpc

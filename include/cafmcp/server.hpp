@@ -1,0 +1,78 @@
+#pragma once
+// The embeddable MCP server. A `server` is a handle onto a small actor
+// system: a supervisor, the server actor (registry of resources, templates,
+// tools and prompts), the change notifier (sessions and subscriptions), and
+// one session actor per client connection. Every method here is a plain
+// function that sends a message; all of them are safe from any thread,
+// including from inside handlers. Mutations are applied in the order a
+// thread sends them; each returns a future that tells whether it changed
+// anything (ignore it freely; it never blocks the caller).
+#include <cstddef>
+#include <future>
+#include <memory>
+#include <string>
+
+#include "cafmcp/prompt.hpp"
+#include "cafmcp/resource.hpp"
+#include "cafmcp/server_options.hpp"
+#include "cafmcp/tool.hpp"
+#include "cafmcp/transport.hpp"
+
+namespace cafmcp {
+
+/// What the notifier holds right now (for tests, health checks, the load tool).
+struct server_stats {
+  std::size_t sessions = 0;          // initialized sessions registered
+  std::size_t subscriptions = 0;     // (session, uri) pairs
+  std::size_t subscribed_uris = 0;   // distinct uris with a subscriber
+  std::size_t broadcasts = 0;        // notifications built (each serialized once)
+  std::size_t deliveries = 0;        // frames handed to sessions
+  std::size_t server_restarts = 0;   // supervisor restarts of the server actor
+  std::size_t notifier_restarts = 0; // ... of the change notifier
+};
+
+class server {
+public:
+  explicit server(server_options options = {});
+  ~server(); // stops every session and the actor system
+  server(const server&) = delete;
+  server& operator=(const server&) = delete;
+
+  // -- registry mutations: each sends one message to the server actor ------
+  /// Adds, or replaces (then list_changed says "updated"). False: invalid.
+  std::future<bool> add_resource(resource r);
+  std::future<bool> remove_resource(std::string uri);
+  std::future<bool> add_resource_template(resource_template t);
+  std::future<bool> remove_resource_template(std::string uri_template);
+  std::future<bool> add_tool(tool t);
+  std::future<bool> remove_tool(std::string name);
+  std::future<bool> add_prompt(prompt p);
+  std::future<bool> remove_prompt(std::string name);
+  /// Replaces the text or blob of a static resource and tells subscribers
+  /// (`notifications/resources/updated`); the descriptor stays.
+  std::future<bool> set_resource_contents(std::string uri, std::vector<resource_contents> c);
+  /// The content behind `uri` changed (a dynamic resource, a template
+  /// expansion): `notifications/resources/updated` to its subscribers only.
+  void resource_updated(std::string uri);
+
+  // -- connections -------------------------------------------------------
+  /// A new session for a transport. The transport feeds it inbound texts
+  /// and receives outbound frames through `out`.
+  std::shared_ptr<connection> connect(std::shared_ptr<outbound> out);
+
+  /// Serves one client over stdin/stdout until EOF (then returns 0).
+  int serve_stdio();
+
+  /// A consistent snapshot from the notifier; also a barrier: every
+  /// broadcast the notifier had received before is handed to sessions.
+  server_stats stats();
+
+  const server_options& options() const;
+
+  struct impl;
+
+private:
+  std::unique_ptr<impl> impl_;
+};
+
+} // namespace cafmcp

@@ -1,0 +1,72 @@
+#pragma once
+// Everything a server author can tune. Every limit is explicit here.
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "cafmcp/json.hpp"
+#include "cafmcp/json_rpc.hpp"
+#include "cafmcp/tracing.hpp"
+
+namespace cafmcp {
+
+/// Where list_changed operation metadata goes on the wire.
+enum class change_metadata {
+  /// `params: {operation, uri|name, resource|resourceTemplate|tool|prompt}`
+  /// (seed 001's shape). Clients on the official TypeScript SDK strip
+  /// these keys before their handler sees them.
+  params,
+  /// The same object under `params._meta["io.cafmcp/change"]`, which the
+  /// TypeScript SDK passes through.
+  meta,
+  /// Both places.
+  both,
+  /// Plain list_changed with no params.
+  none,
+};
+
+/// Which kinds the server declares. `automatic`: declared when at least one
+/// item of that kind is registered when a client initializes.
+enum class capability_mode { automatic, on, off };
+
+struct server_options {
+  std::string name = "cafmcp-server";
+  std::string version = "0.1.0";
+  std::optional<std::string> title;
+  std::optional<std::string> instructions;
+
+  capability_mode tools = capability_mode::automatic;
+  capability_mode resources = capability_mode::automatic;
+  capability_mode prompts = capability_mode::automatic;
+  /// Declare `completions: {}` (`completion/complete` is served either way
+  /// when declared; off answers -32601).
+  bool completions = true;
+  /// Declare `resources.subscribe` and serve resources/subscribe.
+  bool subscriptions = true;
+
+  change_metadata list_changed_metadata = change_metadata::params;
+
+  /// Which URIs a session may subscribe to (seed 004's whitelist). Empty:
+  /// any URI that is a registered resource or matches a template. Refusal
+  /// answers -32602 naming the URI.
+  std::function<bool(std::string_view uri)> subscribable;
+
+  jsonrpc::limits message_limits;          // 4 MiB, depth 64
+  std::size_t page_size = 100;             // items per list page
+  std::size_t max_subscriptions_per_session = 1000;
+  std::size_t max_concurrent_calls_per_session = 64;
+  std::size_t max_outbound_queue = 10000;  // frames buffered per connection
+  std::chrono::milliseconds client_request_timeout = std::chrono::seconds(60);
+
+  /// CAF scheduler threads (0: CAF's default, one per core).
+  std::size_t scheduler_threads = 0;
+
+  /// Tracing hook; nullptr: off.
+  std::shared_ptr<cafmcp::tracer> tracer;
+};
+
+} // namespace cafmcp

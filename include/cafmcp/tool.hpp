@@ -1,0 +1,60 @@
+#pragma once
+// Tools as a server author registers them.
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "cafmcp/json.hpp"
+#include "cafmcp/request_context.hpp"
+
+namespace cafmcp {
+
+/// A `CallToolResult`. Build with the helpers; `is_error` results are how a
+/// tool reports failure to the model (input-validation failures, thrown
+/// exceptions and business errors all become one, per SEP-1303).
+struct tool_result {
+  json content = json::array(); // ContentBlock[]
+  std::optional<json> structured_content;
+  bool is_error = false;
+  json meta; // `_meta`; omitted when null
+
+  static tool_result text(std::string text);
+  static tool_result error(std::string text);
+  /// Structured output plus its serialized form as a text block, as the
+  /// spec recommends for clients without structured-output support.
+  static tool_result structured(json value);
+  tool_result& add(json content_block);
+  json to_json() const;
+};
+
+/// Content-block helpers (schema.ts ContentBlock).
+namespace content {
+json text(std::string text);
+json image(std::string base64, std::string mime_type);
+json audio(std::string base64, std::string mime_type);
+json embedded_text(std::string uri, std::string text, std::string mime_type);
+json embedded_blob(std::string uri, std::string base64, std::string mime_type);
+json resource_link(std::string uri, std::string name, std::optional<std::string> mime = {});
+} // namespace content
+
+using tool_handler = std::function<tool_result(const json& arguments, request_context&)>;
+
+struct tool {
+  std::string name; // 1-128 of [A-Za-z0-9_.-] (SEP-986); checked on add
+  std::optional<std::string> title;
+  std::optional<std::string> description;
+  /// JSON Schema (2020-12 unless `$schema` says otherwise), root type object.
+  /// Arguments are validated against it before the handler runs.
+  json input_schema = json{{"type", "object"}};
+  /// When set, results must carry `structuredContent` matching it; a result
+  /// that does not becomes an `isError` result naming the mismatch.
+  std::optional<json> output_schema;
+  json annotations; // ToolAnnotations; omitted when null
+  json icons;
+  json meta;
+  tool_handler handler;
+
+  json descriptor() const;
+};
+
+} // namespace cafmcp

@@ -1,0 +1,56 @@
+#pragma once
+// The seam between a transport (stdio, in-process, Streamable HTTP) and the
+// MCP core. A transport moves whole JSON-RPC texts; it knows nothing of MCP
+// methods. The only protocol fact it gets is which request an outgoing
+// message belongs to, so that HTTP can route it to that request's stream.
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace cafmcp {
+
+/// One serialized JSON-RPC message, shared by every receiver of a broadcast:
+/// serialized once, never copied per session.
+using frame = std::shared_ptr<const std::string>;
+
+/// Where an outgoing message belongs.
+struct routing {
+  /// The JSON-RPC id (as jsonrpc::to_key text: `7` or `"abc"`) of the
+  /// client request this message answers or was sent while handling
+  /// (progress, logging, sampling...). Empty: unrelated to any request
+  /// (list_changed, resources/updated) -> HTTP's standalone GET stream.
+  std::optional<std::string> request_key;
+  /// True for the final response to `request_key`: the HTTP transport may
+  /// end that request's stream after it.
+  bool final_response = false;
+};
+
+/// Implemented by a transport; called by the session from actor threads.
+/// Implementations must be thread-safe and must never block the caller:
+/// hand the bytes to the transport's own thread or event loop.
+class outbound {
+public:
+  virtual ~outbound() = default;
+  /// Deliver one message. Returns false when the connection is gone or its
+  /// bounded queue is full; the session then ends the connection (the
+  /// client may resume where the transport supports it).
+  virtual bool send(frame message, const routing& where) = 0;
+  /// The server ends this connection (stdio: close stdout and stop reading).
+  virtual void close() = 0;
+};
+
+/// Implemented by the core; held by the transport for one client connection.
+class connection {
+public:
+  virtual ~connection() = default;
+  /// One inbound JSON-RPC text (a stdio line, an HTTP POST body). Never
+  /// blocks; parsing and validation happen on the session actor.
+  virtual void receive(std::string text) = 0;
+  /// The client is gone (EOF, socket closed, HTTP DELETE). The session actor
+  /// stops, its subscriptions go with it.
+  virtual void close() = 0;
+  /// Process-unique id of the session (for logs, tracing, stats).
+  virtual const std::string& id() const = 0;
+};
+
+} // namespace cafmcp
