@@ -70,6 +70,8 @@ public:
   const server_options& options() const;
 
   struct impl;
+  /// cafmcp's own tests reach the actors through this; not a stable API.
+  impl& internals() { return *impl_; }
 
 private:
   std::unique_ptr<impl> impl_;

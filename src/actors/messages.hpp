@@ -1,0 +1,122 @@
+#pragma once
+// The message protocol between cafmcp's actors, as typed interfaces. Kept
+// out of public headers: CAF is an implementation detail of cafmcp.
+//
+//   transport --inbound/close--> session --rpc/init/sub--> server
+//   server --reply--> session             server --change/updated--> notifier
+//   worker --reply/emit/ask--> session    notifier --frame--> outbound (direct)
+#include <atomic>
+#include <future>
+#include <memory>
+#include <string>
+
+#include <caf/all.hpp>
+
+#include "cafmcp/server.hpp"
+#include "cafmcp/tracing.hpp"
+#include "cafmcp/transport.hpp"
+#include "protocol/change.hpp"
+#include "protocol/dispatch.hpp"
+#include "protocol/mutation.hpp"
+
+namespace cafmcp::actors {
+
+using inbound_atom = caf::atom_constant<caf::atom("inbound")>;
+using close_atom = caf::atom_constant<caf::atom("close")>;
+using reply_atom = caf::atom_constant<caf::atom("reply")>;
+using emit_atom = caf::atom_constant<caf::atom("emit")>;
+using ask_atom = caf::atom_constant<caf::atom("ask")>;
+using forget_atom = caf::atom_constant<caf::atom("forget")>;
+using join_atom = caf::atom_constant<caf::atom("join")>;
+using activate_atom = caf::atom_constant<caf::atom("activate")>;
+using sub_atom = caf::atom_constant<caf::atom("sub")>;
+using unsub_atom = caf::atom_constant<caf::atom("unsub")>;
+using change_atom = caf::atom_constant<caf::atom("change")>;
+using updated_atom = caf::atom_constant<caf::atom("updated")>;
+using stats_atom = caf::atom_constant<caf::atom("stats")>;
+using init_atom = caf::atom_constant<caf::atom("init")>;
+using rpc_atom = caf::atom_constant<caf::atom("rpc")>;
+using mutate_atom = caf::atom_constant<caf::atom("mutate")>;
+
+/// A server->client request made by a handler (sampling, elicitation...).
+struct client_ask {
+  std::string id; // JSON-RPC id we send, chosen by the worker
+  std::string method;
+  json params;
+  std::shared_ptr<std::promise<protocol::outcome>> answer;
+};
+
+/// One client connection's actor.
+using session_actor = caf::typed_actor<
+  caf::reacts_to<inbound_atom, std::string>,                    // from the transport
+  caf::reacts_to<close_atom>,                                   // transport gone / overflow
+  caf::reacts_to<reply_atom, std::string, protocol::outcome>,   // final answer to request key
+  caf::reacts_to<emit_atom, std::string, frame>,                // progress/log for request key
+  caf::reacts_to<ask_atom, std::string, client_ask>,            // handler asks the client
+  caf::reacts_to<forget_atom, std::string>>;                    // handler stopped waiting
+
+/// What the notifier needs to deliver to a session without a hop through it.
+struct session_link {
+  session_actor handle;
+  std::shared_ptr<outbound> out;
+  std::string id;
+};
+
+/// Per-session facts a request carries to its worker.
+struct session_env {
+  session_actor session;
+  std::string session_id;
+  std::string protocol_version;
+  json client_capabilities;
+  std::shared_ptr<std::atomic<int>> log_level; // the session's current level
+};
+
+/// One request forwarded by a session to the server actor.
+struct call {
+  std::string key; // jsonrpc::to_key of the id
+  std::string method;
+  json params;
+  std::shared_ptr<const session_env> env;
+  std::shared_ptr<std::atomic<bool>> cancelled;
+  trace_context trace; // the request span's context
+};
+
+/// A registry mutation from the public API.
+struct mutation {
+  std::string what; // e.g. "add_tool" (span name, logs)
+  std::function<protocol::mutation_effect(protocol::registry&)> apply;
+  std::shared_ptr<std::promise<bool>> done;
+  trace_context trace;
+};
+
+/// The change notifier: sessions, the uri -> subscribers index, broadcasts.
+using notifier_actor = caf::typed_actor<
+  caf::reacts_to<join_atom, session_link>,                     // a session exists
+  caf::reacts_to<activate_atom, session_actor>,                // it saw `initialized`
+  caf::replies_to<sub_atom, session_actor, std::string, bool>  // uri, is_template
+    ::with<protocol::outcome>,
+  caf::replies_to<unsub_atom, session_actor, std::string>::with<protocol::outcome>,
+  caf::reacts_to<change_atom, protocol::change, trace_context>,
+  caf::reacts_to<updated_atom, std::string, trace_context>,
+  caf::replies_to<stats_atom>::with<server_stats>>;
+
+/// The server actor: owns the registry.
+using server_actor = caf::typed_actor<
+  caf::replies_to<init_atom, std::string>::with<json>,         // initialize result
+  caf::reacts_to<rpc_atom, call>,                              // answered by reply_atom
+  caf::replies_to<sub_atom, session_actor, std::string>::with<protocol::outcome>,
+  caf::reacts_to<mutate_atom, mutation>,
+  caf::reacts_to<updated_atom, std::string, trace_context>>;   // resource_updated(uri)
+
+} // namespace cafmcp::actors
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::json)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::frame)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::protocol::outcome)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::protocol::change)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::trace_context)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::server_stats)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::client_ask)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::session_link)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::call)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::mutation)

@@ -1,0 +1,26 @@
+#pragma once
+// The state behind cafmcp::request_context: which session and request a
+// handler works for, and how it reaches the client.
+#include <atomic>
+#include <chrono>
+#include <optional>
+
+#include "actors/messages.hpp"
+#include "cafmcp/request_context.hpp"
+
+namespace cafmcp {
+
+class request_context::impl {
+public:
+  impl(actors::call c, std::chrono::milliseconds default_timeout);
+
+  actors::call call;
+  std::optional<json> progress_token;
+  std::optional<double> last_progress;
+  json meta;
+  std::chrono::milliseconds default_timeout;
+
+  void emit(const json& notification) const;
+};
+
+} // namespace cafmcp

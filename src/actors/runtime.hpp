@@ -1,0 +1,34 @@
+#pragma once
+// What every actor of one cafmcp::server shares: the options, the state the
+// supervisor keeps across restarts, and where to find the current server
+// and notifier (callers never hold a child's handle for long: a restart
+// replaces it).
+#include <atomic>
+#include <memory>
+
+#include "actors/messages.hpp"
+#include "actors/notifier.hpp"
+#include "protocol/registry.hpp"
+
+namespace cafmcp::actors {
+
+struct runtime {
+  runtime(caf::actor_system& sys, std::shared_ptr<const server_options> opts)
+    : system(sys), options(std::move(opts)) {}
+
+  caf::actor_system& system;
+  std::shared_ptr<const server_options> options;
+  // Outlive their actors, so a restarted actor resumes where it died.
+  std::shared_ptr<protocol::registry> registry = std::make_shared<protocol::registry>();
+  std::shared_ptr<notifier_state> notifier_data = std::make_shared<notifier_state>();
+
+  std::atomic<std::size_t> server_restarts{0};
+  std::atomic<std::size_t> notifier_restarts{0};
+  std::atomic<std::uint64_t> next_session{0};
+
+  server_actor server() const;
+  notifier_actor notifier() const;
+  tracer* tracing() const { return options->tracer.get(); }
+};
+
+} // namespace cafmcp::actors

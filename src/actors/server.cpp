@@ -1,0 +1,115 @@
+// cafmcp::server: the API module in front of the actors. Every method is a
+// plain function that sends one message.
+#include "cafmcp/server.hpp"
+
+#include <mutex>
+#include <vector>
+
+#include "actors/server_impl.hpp"
+#include "actors/session.hpp"
+#include "transport/stdio.hpp"
+
+namespace cafmcp {
+
+namespace {
+
+class session_connection : public connection {
+public:
+  session_connection(actors::session_actor h, std::string id) : handle_(std::move(h)), id_(std::move(id)) {}
+  ~session_connection() override { close(); }
+  void receive(std::string text) override {
+    caf::anon_send(handle_, actors::inbound_atom::value, std::move(text));
+  }
+  void close() override { caf::anon_send(handle_, actors::close_atom::value); }
+  const std::string& id() const override { return id_; }
+
+private:
+  actors::session_actor handle_;
+  std::string id_;
+};
+
+} // namespace
+
+server::server(server_options options) : impl_(std::make_unique<impl>(std::move(options))) {}
+server::~server() = default;
+
+const server_options& server::options() const { return *impl_->options; }
+
+std::future<bool> server::add_resource(resource r) {
+  return impl_->mutate("add_resource", [r = std::move(r)](protocol::registry& reg) mutable {
+    return protocol::add_resource(reg, std::move(r));
+  });
+}
+std::future<bool> server::remove_resource(std::string uri) {
+  return impl_->mutate("remove_resource", [uri = std::move(uri)](protocol::registry& reg) {
+    return protocol::remove_resource(reg, uri);
+  });
+}
+std::future<bool> server::set_resource_contents(std::string uri, std::vector<resource_contents> c) {
+  return impl_->mutate("set_resource_contents",
+                       [uri = std::move(uri), c = std::move(c)](protocol::registry& reg) mutable {
+                         return protocol::set_resource_contents(reg, uri, std::move(c));
+                       });
+}
+std::future<bool> server::add_resource_template(resource_template t) {
+  return impl_->mutate("add_resource_template", [t = std::move(t)](protocol::registry& reg) mutable {
+    return protocol::add_template(reg, std::move(t));
+  });
+}
+std::future<bool> server::remove_resource_template(std::string uri_template) {
+  return impl_->mutate("remove_resource_template",
+                       [u = std::move(uri_template)](protocol::registry& reg) {
+                         return protocol::remove_template(reg, u);
+                       });
+}
+std::future<bool> server::add_tool(tool t) {
+  return impl_->mutate("add_tool", [t = std::move(t)](protocol::registry& reg) mutable {
+    return protocol::add_tool(reg, std::move(t));
+  });
+}
+std::future<bool> server::remove_tool(std::string name) {
+  return impl_->mutate("remove_tool", [n = std::move(name)](protocol::registry& reg) {
+    return protocol::remove_tool(reg, n);
+  });
+}
+std::future<bool> server::add_prompt(prompt p) {
+  return impl_->mutate("add_prompt", [p = std::move(p)](protocol::registry& reg) mutable {
+    return protocol::add_prompt(reg, std::move(p));
+  });
+}
+std::future<bool> server::remove_prompt(std::string name) {
+  return impl_->mutate("remove_prompt", [n = std::move(name)](protocol::registry& reg) {
+    return protocol::remove_prompt(reg, n);
+  });
+}
+
+void server::resource_updated(std::string uri) {
+  caf::anon_send(impl_->rt->server(), actors::updated_atom::value, std::move(uri), trace_context{});
+}
+
+std::shared_ptr<connection> server::connect(std::shared_ptr<outbound> out) {
+  auto& rt = impl_->rt;
+  auto id = "session-" + std::to_string(++rt->next_session);
+  auto handle = impl_->system->spawn(actors::session_behavior, rt, std::move(out), id);
+  {
+    std::lock_guard<std::mutex> guard(impl_->sessions_mtx);
+    std::erase_if(impl_->sessions, [](const caf::weak_actor_ptr& w) { return !w.lock(); });
+    impl_->sessions.push_back(caf::actor_cast<caf::weak_actor_ptr>(handle));
+  }
+  return std::make_shared<session_connection>(std::move(handle), std::move(id));
+}
+
+int server::serve_stdio() { return transport::serve_stdio(*this); }
+
+server_stats server::stats() {
+  caf::scoped_actor self{*impl_->system};
+  server_stats result;
+  self->request(impl_->rt->notifier(), std::chrono::seconds(10), actors::stats_atom::value)
+    .receive([&](server_stats& s) { result = s; },
+             [&](caf::error& e) {
+               throw std::runtime_error("stats: " + impl_->system->render(e));
+             });
+  return result;
+}
+
+} // namespace cafmcp

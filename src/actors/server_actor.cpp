@@ -1,0 +1,60 @@
+#include "actors/server_actor.hpp"
+
+#include "actors/runtime.hpp"
+#include "actors/worker.hpp"
+#include "protocol/lifecycle.hpp"
+
+namespace cafmcp::actors {
+
+server_actor::behavior_type server_behavior(server_actor::pointer self,
+                                            std::shared_ptr<runtime> rt) {
+  return {
+    [rt](init_atom, std::string& requested) -> json {
+      return protocol::initialize_result(*rt->options, *rt->registry, requested);
+    },
+    [self, rt](rpc_atom, call& c) {
+      auto result = protocol::dispatch(*rt->registry, *rt->options, c.method, c.params);
+      if (auto* done = std::get_if<protocol::outcome>(&result)) {
+        self->send(c.env->session, reply_atom::value, c.key, std::move(*done));
+        return;
+      }
+      run_on_worker(*rt, std::move(std::get<protocol::job>(result)), std::move(c));
+    },
+    [self, rt](sub_atom, session_actor& s, std::string& uri) -> caf::result<protocol::outcome> {
+      const auto& reg = *rt->registry;
+      bool is_template = reg.templates.count(uri) > 0;
+      if (!is_template && !reg.knows_uri(uri))
+        return protocol::outcome{protocol::resource_not_found(uri)};
+      return self->delegate(rt->notifier(), sub_atom::value, s, std::move(uri), is_template);
+    },
+    [self, rt](mutate_atom, mutation& m) {
+      auto span = start_span(rt->tracing(), m.what, span_kind::internal, m.trace);
+      protocol::mutation_effect effect;
+      try {
+        effect = m.apply(*rt->registry);
+      } catch (const std::exception& e) {
+        effect.problem = e.what();
+      }
+      if (!effect.applied) {
+        if (span)
+          span->set_error("rejected", effect.problem);
+      } else {
+        auto ctx = span ? span->context() : m.trace;
+        auto notifier = rt->notifier();
+        if (effect.list_change)
+          self->send(notifier, change_atom::value, std::move(*effect.list_change), ctx);
+        if (effect.updated_uri)
+          self->send(notifier, updated_atom::value, std::move(*effect.updated_uri), ctx);
+      }
+      // Only now: whoever waits on the future and then asks the notifier
+      // finds these notifications already in its mailbox.
+      if (m.done)
+        m.done->set_value(effect.applied);
+    },
+    [self, rt](updated_atom, std::string& uri, trace_context& trace) {
+      self->send(rt->notifier(), updated_atom::value, std::move(uri), std::move(trace));
+    },
+  };
+}
+
+} // namespace cafmcp::actors

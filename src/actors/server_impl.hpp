@@ -1,0 +1,54 @@
+#pragma once
+// The state behind a cafmcp::server handle: the actor system and the
+// runtime its actors share. Tests include this to reach the actors.
+#include <mutex>
+#include <vector>
+
+#include "actors/runtime.hpp"
+#include "actors/supervisor.hpp"
+#include "cafmcp/server.hpp"
+
+namespace cafmcp {
+
+struct server::impl {
+  explicit impl(server_options o) : options(std::make_shared<const server_options>(std::move(o))) {
+    if (options->scheduler_threads > 0)
+      config.set("scheduler.max-threads", options->scheduler_threads);
+    system = std::make_unique<caf::actor_system>(config);
+    rt = std::make_shared<actors::runtime>(*system, options);
+    supervisor = system->spawn(actors::supervisor, rt, actors::supervisor_limits{});
+  }
+
+  ~impl() {
+    {
+      std::lock_guard<std::mutex> guard(sessions_mtx);
+      for (auto& weak : sessions)
+        if (auto strong = weak.lock())
+          caf::anon_send_exit(strong, caf::exit_reason::user_shutdown);
+    }
+    caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
+    rt.reset();
+    system.reset(); // waits for every actor, workers included
+  }
+
+  std::future<bool> mutate(std::string what,
+                           std::function<protocol::mutation_effect(protocol::registry&)> apply) {
+    auto done = std::make_shared<std::promise<bool>>();
+    auto result = done->get_future();
+    // If the server actor is between incarnations the message is dropped and
+    // the promise with it: the future reports broken_promise, not success.
+    caf::anon_send(rt->server(), actors::mutate_atom::value,
+                   actors::mutation{std::move(what), std::move(apply), std::move(done), {}});
+    return result;
+  }
+
+  std::shared_ptr<const server_options> options;
+  caf::actor_system_config config;
+  std::unique_ptr<caf::actor_system> system;
+  std::shared_ptr<actors::runtime> rt;
+  caf::actor supervisor;
+  std::mutex sessions_mtx; // connect() and shutdown only, never per message
+  std::vector<caf::weak_actor_ptr> sessions;
+};
+
+} // namespace cafmcp

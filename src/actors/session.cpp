@@ -1,0 +1,291 @@
+#include "actors/session.hpp"
+
+#include "actors/runtime.hpp"
+
+namespace cafmcp::actors {
+namespace {
+
+using self_ptr = session_actor::stateful_pointer<session_state>;
+constexpr auto ask_timeout = std::chrono::seconds(30);
+
+jsonrpc::error error_of(int code, std::string message, std::optional<json> data = {}) {
+  return {code, std::move(message), std::move(data)};
+}
+
+// Every write to the client goes through here: a connection that cannot
+// take more ends the session (never a silent drop).
+void send_frame(self_ptr self, frame f, routing where);
+
+void close_session(self_ptr self) {
+  auto& st = self->state;
+  if (st.closed)
+    return;
+  st.closed = true;
+  for (auto& [key, flag] : st.calls)
+    flag->store(true);
+  st.calls.clear();
+  st.asks.clear(); // their workers see a broken promise: "session ended"
+  st.out->close();
+  self->quit();
+}
+
+void send_frame(self_ptr self, frame f, routing where) {
+  if (self->state.closed)
+    return;
+  if (!self->state.out->send(std::move(f), where)) {
+    std::fprintf(stderr, "cafmcp: session %s: outbound queue full or connection gone; closing\n",
+                 self->state.id.c_str());
+    close_session(self);
+  }
+}
+
+void answer(self_ptr self, const jsonrpc::request_id& id, const protocol::outcome& out) {
+  auto key = jsonrpc::to_key(id);
+  std::string text = std::holds_alternative<json>(out)
+                       ? jsonrpc::serialize_result(id, std::get<json>(out))
+                       : jsonrpc::serialize_error(id, std::get<jsonrpc::error>(out));
+  send_frame(self, std::make_shared<const std::string>(std::move(text)), routing{key, true});
+}
+
+void fail(self_ptr self, const std::optional<jsonrpc::request_id>& id, jsonrpc::error err) {
+  routing where;
+  if (id)
+    where = routing{jsonrpc::to_key(*id), true};
+  send_frame(self, std::make_shared<const std::string>(jsonrpc::serialize_error(id, err)), where);
+}
+
+// Keys are the compact JSON text of the id (jsonrpc::to_key).
+jsonrpc::request_id id_of_key(const std::string& key) {
+  auto j = json::parse(key);
+  if (j.is_string())
+    return j.get<std::string>();
+  return j.get<std::int64_t>();
+}
+
+session_actor handle_of(self_ptr self) { return caf::actor_cast<session_actor>(self); }
+
+// The server actor may have been restarted since we last looked.
+server_actor current_server(self_ptr self) {
+  auto srv = self->state.rt->server();
+  if (srv && srv.address() != self->state.watched_server) {
+    self->monitor(srv);
+    self->state.watched_server = srv.address();
+  }
+  return srv;
+}
+
+void initialize(self_ptr self, const jsonrpc::request& req) {
+  auto params = req.params.value_or(json::object());
+  if (auto err = protocol::check_initialize_params(params))
+    return fail(self, req.id, *err);
+  self->state.phase = protocol::phase::initializing; // a second initialize is refused
+  auto requested = params["protocolVersion"].get<std::string>();
+  auto caps = params.value("capabilities", json::object());
+  self->request(current_server(self), ask_timeout, init_atom::value, requested)
+    .then(
+      [self, id = req.id, caps](json& result) {
+        auto env = std::make_shared<session_env>();
+        env->session = handle_of(self);
+        env->session_id = self->state.id;
+        env->protocol_version = result.value("protocolVersion", "");
+        env->client_capabilities = caps;
+        env->log_level = self->state.log_level;
+        self->state.env = std::move(env);
+        answer(self, id, result);
+      },
+      [self, id = req.id](caf::error& e) {
+        self->state.phase = protocol::phase::awaiting_initialize;
+        fail(self, id, error_of(jsonrpc::code::internal_error,
+                                "initialize failed: " + self->system().render(e)));
+      });
+}
+
+void set_level(self_ptr self, const jsonrpc::request& req) {
+  const json* level = req.params && req.params->contains("level") ? &(*req.params)["level"] : nullptr;
+  auto parsed = level && level->is_string() ? parse_log_level(level->get<std::string>())
+                                            : std::nullopt;
+  if (!parsed)
+    return fail(self, req.id, error_of(jsonrpc::code::invalid_params,
+                                       "logging/setLevel: level must be one of debug, info, "
+                                       "notice, warning, error, critical, alert, emergency"));
+  self->state.log_level->store(static_cast<int>(*parsed));
+  answer(self, req.id, json::object());
+}
+
+const std::string* uri_param(const jsonrpc::request& req) {
+  if (!req.params || !req.params->contains("uri") || !(*req.params)["uri"].is_string())
+    return nullptr;
+  return (*req.params)["uri"].get_ptr<const std::string*>();
+}
+
+void subscribe(self_ptr self, const jsonrpc::request& req, bool on) {
+  const auto& opts = *self->state.rt->options;
+  if (!opts.subscriptions)
+    return fail(self, req.id, error_of(jsonrpc::code::method_not_found,
+                                       "This server does not offer resource subscriptions"));
+  auto uri = uri_param(req);
+  if (!uri)
+    return fail(self, req.id, error_of(jsonrpc::code::invalid_params, req.method + " requires a string uri"));
+  auto reply = [self, id = req.id](protocol::outcome& out) { answer(self, id, out); };
+  auto broken = [self, id = req.id](caf::error& e) {
+    fail(self, id, error_of(jsonrpc::code::internal_error, self->system().render(e)));
+  };
+  if (!on) {
+    self->request(self->state.rt->notifier(), ask_timeout, unsub_atom::value, handle_of(self), *uri)
+      .then(reply, broken);
+    return;
+  }
+  if (opts.subscribable && !opts.subscribable(*uri))
+    return fail(self, req.id, error_of(jsonrpc::code::invalid_params,
+                                       "Resource " + *uri + " is not subscribable on this server",
+                                       json{{"uri", *uri}}));
+  self->request(current_server(self), ask_timeout, sub_atom::value, handle_of(self), *uri)
+    .then(reply, broken);
+}
+
+void forward(self_ptr self, jsonrpc::request& req, const std::string& key) {
+  auto& st = self->state;
+  if (st.calls.size() >= st.rt->options->max_concurrent_calls_per_session)
+    return fail(self, req.id, error_of(jsonrpc::code::internal_error,
+                                       "Too many concurrent requests on this session (limit "
+                                         + std::to_string(st.rt->options->max_concurrent_calls_per_session)
+                                         + ")"));
+  auto flag = std::make_shared<std::atomic<bool>>(false);
+  st.calls.emplace(key, flag);
+  call c{key, std::move(req.method), req.params.value_or(json::object()), st.env, flag, {}};
+  self->send(current_server(self), rpc_atom::value, std::move(c));
+}
+
+void on_request(self_ptr self, jsonrpc::request& req) {
+  auto& st = self->state;
+  auto key = jsonrpc::to_key(req.id);
+  if (st.calls.count(key))
+    return fail(self, req.id, error_of(jsonrpc::code::invalid_request,
+                                       "Request id " + key + " is already in use"));
+  if (auto err = protocol::admit_request(st.phase, req.method))
+    return fail(self, req.id, *err);
+  if (req.method == "ping")
+    return answer(self, req.id, json::object());
+  if (req.method == "initialize")
+    return initialize(self, req);
+  if (req.method == "logging/setLevel")
+    return set_level(self, req);
+  if (req.method == "resources/subscribe")
+    return subscribe(self, req, true);
+  if (req.method == "resources/unsubscribe")
+    return subscribe(self, req, false);
+  forward(self, req, key);
+}
+
+void on_notification(self_ptr self, const jsonrpc::notification& n) {
+  auto& st = self->state;
+  if (n.method == "notifications/initialized") {
+    if (st.phase == protocol::phase::initializing && st.env) {
+      st.phase = protocol::phase::operating;
+      self->send(st.rt->notifier(), activate_atom::value, handle_of(self));
+    }
+  } else if (n.method == "notifications/cancelled") {
+    if (!n.params || !n.params->contains("requestId"))
+      return;
+    const auto& rid = (*n.params)["requestId"];
+    if (!rid.is_number_integer() && !rid.is_string())
+      return; // invalid cancellations are ignored, as the spec asks
+    auto key = rid.dump(); // the same text jsonrpc::to_key gives
+    if (auto it = st.calls.find(key); it != st.calls.end()) {
+      it->second->store(true);
+      st.calls.erase(it); // its result, if it still comes, is dropped
+    }
+  }
+  // Other client notifications (roots/list_changed, progress) need nothing.
+}
+
+void on_client_answer(self_ptr self, const jsonrpc::request_id& id, protocol::outcome out) {
+  auto* text = std::get_if<std::string>(&id);
+  if (!text)
+    return;
+  auto it = self->state.asks.find(*text);
+  if (it == self->state.asks.end())
+    return; // late (timed out) or unknown: nothing waits for it
+  it->second->set_value(std::move(out));
+  self->state.asks.erase(it);
+}
+
+void on_text(self_ptr self, std::string& text) {
+  auto parsed = jsonrpc::parse(text, self->state.rt->options->message_limits);
+  if (auto* bad = std::get_if<jsonrpc::parse_failure>(&parsed))
+    return fail(self, bad->id, bad->err);
+  auto& msg = std::get<jsonrpc::message>(parsed);
+  if (auto* req = std::get_if<jsonrpc::request>(&msg))
+    on_request(self, *req);
+  else if (auto* n = std::get_if<jsonrpc::notification>(&msg))
+    on_notification(self, *n);
+  else if (auto* r = std::get_if<jsonrpc::response>(&msg))
+    on_client_answer(self, r->id, std::move(r->result));
+  else if (auto* e = std::get_if<jsonrpc::error_response>(&msg); e && e->id)
+    on_client_answer(self, *e->id, e->err);
+}
+
+} // namespace
+
+session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<runtime> rt,
+                                              std::shared_ptr<outbound> out, std::string id) {
+  auto& st = self->state;
+  st.rt = rt;
+  st.out = out;
+  st.id = id;
+  self->send(rt->notifier(), join_atom::value, session_link{handle_of(self), out, id});
+  current_server(self);
+  // The server actor died with our requests: answer them rather than
+  // leaving the client waiting; its successor serves the next ones.
+  self->set_down_handler([self](caf::down_msg& dm) {
+    if (dm.source != self->state.watched_server)
+      return;
+    self->state.watched_server = caf::actor_addr{};
+    auto calls = std::move(self->state.calls);
+    self->state.calls.clear();
+    for (auto& [key, flag] : calls) {
+      flag->store(true);
+      fail(self, id_of_key(key),
+           error_of(jsonrpc::code::internal_error,
+                    "The server actor restarted while handling this request; retry"));
+    }
+  });
+  return {
+    [self](inbound_atom, std::string& text) { on_text(self, text); },
+    [self](close_atom) { close_session(self); },
+    [self](reply_atom, std::string& key, protocol::outcome& out) {
+      auto it = self->state.calls.find(key);
+      if (it == self->state.calls.end())
+        return; // cancelled: no response is sent
+      self->state.calls.erase(it);
+      answer(self, id_of_key(key), out);
+    },
+    [self](emit_atom, std::string& key, frame& f) {
+      if (self->state.calls.count(key)) // progress after completion is dropped
+        send_frame(self, std::move(f), routing{key, false});
+    },
+    [self](ask_atom, std::string& key, client_ask& ask) {
+      if (!self->state.calls.count(key)) {
+        ask.answer->set_value(error_of(jsonrpc::code::internal_error, "request no longer active"));
+        return;
+      }
+      json msg = {{"jsonrpc", "2.0"}, {"id", ask.id}, {"method", ask.method}};
+      if (!ask.params.is_null())
+        msg["params"] = std::move(ask.params);
+      self->state.asks.emplace(ask.id, std::move(ask.answer));
+      send_frame(self, std::make_shared<const std::string>(msg.dump()), routing{key, false});
+    },
+    [self](forget_atom, std::string& ask_id) {
+      if (self->state.asks.erase(ask_id))
+        send_frame(self,
+                   std::make_shared<const std::string>(
+                     json{{"jsonrpc", "2.0"},
+                          {"method", "notifications/cancelled"},
+                          {"params", {{"requestId", ask_id}, {"reason", "timed out"}}}}
+                       .dump()),
+                   routing{});
+    },
+  };
+}
+
+} // namespace cafmcp::actors

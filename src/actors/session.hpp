@@ -1,0 +1,37 @@
+#pragma once
+// One session actor per client connection: the MCP lifecycle state machine,
+// the negotiated version and log level, the requests in flight (for
+// cancellation and progress), the requests this server made to the client,
+// and the way out to the transport.
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "actors/messages.hpp"
+#include "protocol/lifecycle.hpp"
+
+namespace cafmcp::actors {
+
+struct runtime;
+
+struct session_state {
+  std::shared_ptr<runtime> rt;
+  std::shared_ptr<outbound> out;
+  std::string id;
+  protocol::phase phase = protocol::phase::awaiting_initialize;
+  std::shared_ptr<const session_env> env; // set by initialize
+  std::shared_ptr<std::atomic<int>> log_level =
+    std::make_shared<std::atomic<int>>(static_cast<int>(log_level::info));
+  // Requests in flight, by id key; the flag tells their worker to stop.
+  std::unordered_map<std::string, std::shared_ptr<std::atomic<bool>>> calls;
+  // Our requests to the client, by the id we sent.
+  std::unordered_map<std::string, std::shared_ptr<std::promise<protocol::outcome>>> asks;
+  caf::actor_addr watched_server;
+  bool closed = false;
+};
+
+session_actor::behavior_type session_behavior(session_actor::stateful_pointer<session_state> self,
+                                              std::shared_ptr<runtime> rt,
+                                              std::shared_ptr<outbound> out, std::string id);
+
+} // namespace cafmcp::actors

@@ -1,0 +1,24 @@
+#pragma once
+// A one_for_one supervisor, as in Erlang/OTP: it starts the server actor and
+// the change notifier, traps their exits and restarts the one that died
+// (at most `max_restarts` within `window`, then it gives up and stops).
+// Their state lives in the runtime, so a restart loses no registry entry and
+// no subscription. Sessions are not supervised: a session that dies is
+// simply cleaned up (its client reconnects), like a temporary child.
+#include <chrono>
+
+#include <caf/fwd.hpp>
+
+#include "actors/runtime.hpp"
+
+namespace cafmcp::actors {
+
+struct supervisor_limits {
+  int max_restarts = 5;
+  std::chrono::seconds window{10};
+};
+
+caf::behavior supervisor(caf::event_based_actor* self, std::shared_ptr<runtime> rt,
+                         supervisor_limits limits);
+
+} // namespace cafmcp::actors

@@ -1,0 +1,27 @@
+#include "actors/worker.hpp"
+
+#include "actors/request_context_impl.hpp"
+#include "actors/runtime.hpp"
+
+namespace cafmcp::actors {
+
+void run_on_worker(runtime& rt, protocol::job job, call c) {
+  auto timeout = rt.options->client_request_timeout;
+  rt.system.spawn<caf::detached>([job = std::move(job), c = std::move(c),
+                                  timeout](caf::event_based_actor*) mutable {
+    auto session = c.env->session;
+    auto key = c.key;
+    request_context ctx(std::make_shared<request_context::impl>(std::move(c), timeout));
+    protocol::outcome result;
+    try {
+      result = job(ctx);
+    } catch (const std::exception& e) {
+      result = jsonrpc::error{jsonrpc::code::internal_error, e.what(), std::nullopt};
+    }
+    // Sent from this thread after every emit of the handler: the session
+    // sees progress and log messages before the result.
+    caf::anon_send(session, reply_atom::value, std::move(key), std::move(result));
+  });
+}
+
+} // namespace cafmcp::actors

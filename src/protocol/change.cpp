@@ -1,0 +1,62 @@
+#include "protocol/change.hpp"
+
+namespace cafmcp::protocol {
+
+std::string_view to_string(item_kind k) {
+  switch (k) {
+    case item_kind::resource: return "resource";
+    case item_kind::resource_template: return "resourceTemplate";
+    case item_kind::tool: return "tool";
+    case item_kind::prompt: return "prompt";
+  }
+  return "resource";
+}
+
+std::string_view to_string(operation op) {
+  switch (op) {
+    case operation::added: return "added";
+    case operation::removed: return "removed";
+    case operation::updated: return "updated";
+  }
+  return "updated";
+}
+
+std::string_view list_changed_method(item_kind k) {
+  switch (k) {
+    case item_kind::resource:
+    case item_kind::resource_template: return "notifications/resources/list_changed";
+    case item_kind::tool: return "notifications/tools/list_changed";
+    case item_kind::prompt: return "notifications/prompts/list_changed";
+  }
+  return "notifications/resources/list_changed";
+}
+
+json operation_metadata(const change& c) {
+  bool by_uri = c.kind == item_kind::resource || c.kind == item_kind::resource_template;
+  json m = {{"operation", to_string(c.op)}};
+  m[by_uri ? "uri" : "name"] = c.key;
+  m[std::string(to_string(c.kind))] = c.descriptor;
+  return m;
+}
+
+json list_changed_notification(const change& c, change_metadata mode) {
+  json msg = {{"jsonrpc", "2.0"}, {"method", list_changed_method(c.kind)}};
+  if (mode == change_metadata::none)
+    return msg;
+  json meta = operation_metadata(c);
+  json params = json::object();
+  if (mode == change_metadata::params || mode == change_metadata::both)
+    params = meta;
+  if (mode == change_metadata::meta || mode == change_metadata::both)
+    params["_meta"] = {{std::string(change_meta_key), std::move(meta)}};
+  msg["params"] = std::move(params);
+  return msg;
+}
+
+json resource_updated_notification(std::string_view uri) {
+  return {{"jsonrpc", "2.0"},
+          {"method", "notifications/resources/updated"},
+          {"params", {{"uri", uri}}}};
+}
+
+} // namespace cafmcp::protocol

@@ -1,0 +1,227 @@
+#include "protocol/dispatch.hpp"
+
+#include "protocol/pagination.hpp"
+
+namespace cafmcp::protocol {
+namespace {
+
+jsonrpc::error invalid_params(std::string msg) {
+  return {jsonrpc::code::invalid_params, std::move(msg), std::nullopt};
+}
+
+const std::string* string_param(const json& params, const char* key) {
+  if (!params.is_object())
+    return nullptr;
+  auto it = params.find(key);
+  if (it == params.end() || !it->is_string())
+    return nullptr;
+  return it->get_ptr<const std::string*>();
+}
+
+json contents_json(const std::vector<resource_contents>& contents) {
+  json arr = json::array();
+  for (auto& c : contents)
+    arr.push_back(c.to_json());
+  return {{"contents", std::move(arr)}};
+}
+
+outcome run_reader(const resource_reader& reader, const std::string& uri, request_context& ctx) {
+  try {
+    return contents_json(reader(uri, ctx));
+  } catch (const resource_not_found_error& e) {
+    return resource_not_found(e.uri);
+  } catch (const std::exception& e) {
+    return jsonrpc::error{jsonrpc::code::internal_error,
+                          "Reading " + uri + " failed: " + e.what(), std::nullopt};
+  }
+}
+
+dispatch_result read_resource(const registry& reg, const json& params) {
+  auto uri = string_param(params, "uri");
+  if (!uri)
+    return outcome{invalid_params("resources/read requires a string uri")};
+  if (auto it = reg.resources.find(*uri); it != reg.resources.end()) {
+    const resource& r = it->second;
+    if (!r.reader)
+      return outcome{contents_json(r.contents)};
+    return job{[reader = r.reader, u = *uri](request_context& ctx) {
+      return run_reader(reader, u, ctx);
+    }};
+  }
+  if (auto* t = reg.match_template(*uri); t && t->spec.reader)
+    return job{[reader = t->spec.reader, u = *uri](request_context& ctx) {
+      return run_reader(reader, u, ctx);
+    }};
+  return outcome{resource_not_found(*uri)};
+}
+
+tool_result checked_output(const tool_entry& entry, tool_result result) {
+  if (!entry.output || result.is_error)
+    return result;
+  if (!result.structured_content)
+    return tool_result::error("Tool " + entry.spec.name
+                              + " declares an outputSchema but returned no structuredContent");
+  if (auto violation = entry.output->validate(*result.structured_content))
+    return tool_result::error("Tool " + entry.spec.name
+                              + " returned structuredContent that does not match its "
+                                "outputSchema: "
+                              + *violation);
+  return result;
+}
+
+dispatch_result call_tool(const registry& reg, const json& params) {
+  auto name = string_param(params, "name");
+  if (!name)
+    return outcome{invalid_params("tools/call requires a string name")};
+  auto it = reg.tools.find(*name);
+  if (it == reg.tools.end())
+    return outcome{invalid_params("Unknown tool: " + *name)};
+  json args = json::object();
+  if (params.contains("arguments")) {
+    args = params["arguments"];
+    if (!args.is_object())
+      return outcome{invalid_params("tools/call: arguments must be an object")};
+  }
+  const tool_entry& entry = it->second;
+  // SEP-1303: invalid arguments are a tool error the model can read and
+  // correct, not a protocol error.
+  if (entry.input)
+    if (auto violation = entry.input->validate(args))
+      return outcome{tool_result::error("Invalid arguments for tool " + *name + ": " + *violation)
+                       .to_json()};
+  return job{[entry, args = std::move(args)](request_context& ctx) -> outcome {
+    tool_result result;
+    try {
+      result = entry.spec.handler ? entry.spec.handler(args, ctx)
+                                  : tool_result::error("Tool has no handler");
+    } catch (const std::exception& e) {
+      result = tool_result::error("Tool " + entry.spec.name + " failed: " + e.what());
+    }
+    return checked_output(entry, std::move(result)).to_json();
+  }};
+}
+
+dispatch_result get_prompt(const registry& reg, const json& params) {
+  auto name = string_param(params, "name");
+  if (!name)
+    return outcome{invalid_params("prompts/get requires a string name")};
+  auto it = reg.prompts.find(*name);
+  if (it == reg.prompts.end())
+    return outcome{invalid_params("Unknown prompt: " + *name)};
+  std::map<std::string, std::string> args;
+  if (params.contains("arguments")) {
+    const auto& a = params["arguments"];
+    if (!a.is_object())
+      return outcome{invalid_params("prompts/get: arguments must be an object")};
+    for (auto& [k, v] : a.items()) {
+      if (!v.is_string())
+        return outcome{invalid_params("prompts/get: argument " + k + " must be a string")};
+      args[k] = v.get<std::string>();
+    }
+  }
+  for (auto& arg : it->second.arguments)
+    if (arg.required && !args.count(arg.name))
+      return outcome{invalid_params("Missing required argument: " + arg.name)};
+  return job{[p = it->second, args = std::move(args)](request_context& ctx) -> outcome {
+    try {
+      if (!p.handler)
+        return jsonrpc::error{jsonrpc::code::internal_error, "Prompt has no handler", std::nullopt};
+      return p.handler(args, ctx).to_json();
+    } catch (const std::exception& e) {
+      return jsonrpc::error{jsonrpc::code::internal_error,
+                            "Prompt " + p.name + " failed: " + e.what(), std::nullopt};
+    }
+  }};
+}
+
+dispatch_result complete(const registry& reg, const server_options& opts, const json& params) {
+  if (!opts.completions)
+    return outcome{jsonrpc::error{jsonrpc::code::method_not_found,
+                                  "Completions are not offered by this server", std::nullopt}};
+  if (!params.is_object() || !params.contains("ref") || !params["ref"].is_object()
+      || !params.contains("argument") || !params["argument"].is_object())
+    return outcome{invalid_params("completion/complete requires ref and argument objects")};
+  const auto& ref = params["ref"];
+  auto type = string_param(ref, "type");
+  auto arg_name = string_param(params["argument"], "name");
+  auto arg_value = string_param(params["argument"], "value");
+  if (!type || !arg_name || !arg_value)
+    return outcome{invalid_params("completion/complete: ref.type, argument.name and "
+                                  "argument.value must be strings")};
+  std::map<std::string, std::string> context;
+  if (params.contains("context") && params["context"].is_object()
+      && params["context"].contains("arguments") && params["context"]["arguments"].is_object())
+    for (auto& [k, v] : params["context"]["arguments"].items())
+      if (v.is_string())
+        context[k] = v.get<std::string>();
+
+  completion_handler handler;
+  if (*type == "ref/prompt") {
+    auto name = string_param(ref, "name");
+    auto it = name ? reg.prompts.find(*name) : reg.prompts.end();
+    if (it == reg.prompts.end())
+      return outcome{invalid_params("Unknown prompt: " + (name ? *name : std::string{}))};
+    for (auto& a : it->second.arguments)
+      if (a.name == *arg_name)
+        handler = a.complete;
+  } else if (*type == "ref/resource") {
+    auto uri = string_param(ref, "uri");
+    auto it = uri ? reg.templates.find(*uri) : reg.templates.end();
+    if (it == reg.templates.end())
+      return outcome{invalid_params("Unknown resource template: " + (uri ? *uri : std::string{}))};
+    if (auto h = it->second.spec.completions.find(*arg_name); h != it->second.spec.completions.end())
+      handler = h->second;
+  } else {
+    return outcome{invalid_params("Unknown ref type: " + *type)};
+  }
+  if (!handler)
+    return outcome{json{{"completion", {{"values", json::array()}, {"hasMore", false}}}}};
+  return job{[handler, value = *arg_value, context = std::move(context)](request_context&) -> outcome {
+    try {
+      auto values = handler(value, context);
+      std::size_t total = values.size();
+      if (values.size() > 100)
+        values.resize(100); // the spec's maximum per response
+      return json{{"completion",
+                   {{"values", values}, {"total", total}, {"hasMore", total > values.size()}}}};
+    } catch (const std::exception& e) {
+      return jsonrpc::error{jsonrpc::code::internal_error,
+                            std::string("Completion failed: ") + e.what(), std::nullopt};
+    }
+  }};
+}
+
+} // namespace
+
+jsonrpc::error resource_not_found(const std::string& uri) {
+  return {jsonrpc::code::resource_not_found, "Resource not found: " + uri, json{{"uri", uri}}};
+}
+
+dispatch_result dispatch(const registry& reg, const server_options& opts,
+                         std::string_view method, const json& params) {
+  auto n = opts.page_size ? opts.page_size : 100;
+  if (method == "resources/list")
+    return outcome{page(reg.resources, "resources", "resources", params, n,
+                        [](const resource& r) { return r.descriptor(); })};
+  if (method == "resources/templates/list")
+    return outcome{page(reg.templates, "templates", "resourceTemplates", params, n,
+                        [](const template_entry& t) { return t.spec.descriptor(); })};
+  if (method == "tools/list")
+    return outcome{page(reg.tools, "tools", "tools", params, n,
+                        [](const tool_entry& t) { return t.spec.descriptor(); })};
+  if (method == "prompts/list")
+    return outcome{page(reg.prompts, "prompts", "prompts", params, n,
+                        [](const prompt& p) { return p.descriptor(); })};
+  if (method == "resources/read")
+    return read_resource(reg, params);
+  if (method == "tools/call")
+    return call_tool(reg, params);
+  if (method == "prompts/get")
+    return get_prompt(reg, params);
+  if (method == "completion/complete")
+    return complete(reg, opts, params);
+  return outcome{jsonrpc::error{jsonrpc::code::method_not_found,
+                                "Method not found: " + std::string(method), std::nullopt}};
+}
+
+} // namespace cafmcp::protocol

@@ -1,0 +1,35 @@
+#pragma once
+// What the server actor does with a request, as a pure function of the
+// registry: either the answer right away (lists, static reads, every
+// validation error), or a job to run on a worker (anything that calls an
+// author's handler, which may be slow or block).
+#include <functional>
+#include <string_view>
+#include <variant>
+
+#include "cafmcp/json.hpp"
+#include "cafmcp/json_rpc.hpp"
+#include "cafmcp/request_context.hpp"
+#include "cafmcp/server_options.hpp"
+#include "protocol/registry.hpp"
+
+namespace cafmcp::protocol {
+
+/// A result object or a JSON-RPC error.
+using outcome = std::variant<json, jsonrpc::error>;
+
+/// Work for a worker; owns copies of everything it needs (the registry may
+/// change while it runs).
+using job = std::function<outcome(request_context&)>;
+
+using dispatch_result = std::variant<outcome, job>;
+
+/// Methods served from the registry: resources/list, resources/read,
+/// resources/templates/list, tools/list, tools/call, prompts/list,
+/// prompts/get, completion/complete. Anything else: -32601.
+dispatch_result dispatch(const registry& reg, const server_options& opts,
+                         std::string_view method, const json& params);
+
+jsonrpc::error resource_not_found(const std::string& uri);
+
+} // namespace cafmcp::protocol

@@ -1,0 +1,45 @@
+#pragma once
+// The server's catalogue: resources, templates, tools, prompts. Owned by the
+// server actor (and kept by the supervisor across restarts); pure data with
+// the lookups the MCP methods need. Ordered maps make pagination cursors
+// stable under concurrent mutation (see pagination.hpp).
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cafmcp/prompt.hpp"
+#include "cafmcp/resource.hpp"
+#include "cafmcp/tool.hpp"
+#include "cafmcp/uri_template.hpp"
+#include "foundation/schema_validator.hpp"
+
+namespace cafmcp::protocol {
+
+struct template_entry {
+  resource_template spec;
+  uri_template compiled;
+};
+
+struct tool_entry {
+  tool spec;
+  std::shared_ptr<const schema_validator> input;  // compiled once per add
+  std::shared_ptr<const schema_validator> output; // null without outputSchema
+};
+
+struct registry {
+  std::map<std::string, resource> resources;             // by uri
+  std::map<std::string, template_entry> templates;       // by uriTemplate
+  std::map<std::string, tool_entry> tools;               // by name
+  std::map<std::string, prompt> prompts;                 // by name
+
+  /// The template a concrete URI belongs to (first match in key order).
+  const template_entry* match_template(const std::string& uri) const;
+  /// A registered resource, or a URI some template matches.
+  bool knows_uri(const std::string& uri) const;
+};
+
+/// SEP-986: 1-128 characters of [A-Za-z0-9_.-].
+bool valid_tool_name(std::string_view name);
+
+} // namespace cafmcp::protocol

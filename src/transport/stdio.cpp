@@ -1,0 +1,153 @@
+#include "transport/stdio.hpp"
+
+#include <cerrno>
+#include <condition_variable>
+#include <csignal>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "cafmcp/server.hpp"
+
+namespace cafmcp::transport {
+namespace {
+
+// Writes frames on a thread of its own, so actors never block on a slow
+// reader; the queue is bounded, and a full queue ends the session.
+class line_writer : public outbound {
+public:
+  line_writer(int fd, std::size_t max_queue) : fd_(fd), max_queue_(max_queue) {
+    thread_ = std::thread([this] { run(); });
+  }
+  ~line_writer() override {
+    close();
+    if (thread_.joinable())
+      thread_.join();
+  }
+
+  bool send(frame message, const routing&) override {
+    std::lock_guard<std::mutex> guard(mtx_);
+    if (closing_ || broken_ || queue_.size() >= max_queue_)
+      return false;
+    queue_.push_back(std::move(message));
+    cv_.notify_one();
+    return true;
+  }
+
+  void close() override {
+    std::lock_guard<std::mutex> guard(mtx_);
+    closing_ = true;
+    cv_.notify_one();
+  }
+
+  /// Blocks until every queued frame is written (or the pipe broke).
+  void drain_and_stop() {
+    close();
+    if (thread_.joinable())
+      thread_.join();
+  }
+
+private:
+  void run() {
+    for (;;) {
+      frame next;
+      {
+        std::unique_lock<std::mutex> lock(mtx_);
+        cv_.wait(lock, [this] { return closing_ || !queue_.empty(); });
+        if (queue_.empty())
+          return;
+        next = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      if (!write_line(*next)) {
+        std::lock_guard<std::mutex> guard(mtx_);
+        broken_ = true;
+        queue_.clear();
+        return;
+      }
+    }
+  }
+
+  bool write_line(const std::string& text) {
+    char newline = '\n';
+    iovec parts[2] = {{const_cast<char*>(text.data()), text.size()}, {&newline, 1}};
+    std::size_t total = text.size() + 1, done = 0;
+    while (done < total) {
+      // Skip what the previous partial writev already wrote.
+      iovec rest[2];
+      int n = 0;
+      std::size_t skip = done;
+      for (auto& p : parts) {
+        if (skip >= p.iov_len) {
+          skip -= p.iov_len;
+          continue;
+        }
+        rest[n++] = {static_cast<char*>(p.iov_base) + skip, p.iov_len - skip};
+        skip = 0;
+      }
+      auto w = ::writev(fd_, rest, n);
+      if (w < 0) {
+        if (errno == EINTR)
+          continue;
+        return false;
+      }
+      done += static_cast<std::size_t>(w);
+    }
+    return true;
+  }
+
+  int fd_;
+  std::size_t max_queue_;
+  std::mutex mtx_;
+  std::condition_variable cv_;
+  std::deque<frame> queue_;
+  bool closing_ = false;
+  bool broken_ = false;
+  std::thread thread_;
+};
+
+} // namespace
+
+int serve_stdio(server& srv, int in, int out) {
+  std::signal(SIGPIPE, SIG_IGN); // a vanished client is an EPIPE, not a kill
+  auto writer = std::make_shared<line_writer>(out, srv.options().max_outbound_queue);
+  auto conn = srv.connect(writer);
+  // A line longer than the limit is cut at limit+1 bytes: the session's
+  // parser answers it with a size error, and we never buffer the rest.
+  const std::size_t cap = srv.options().message_limits.max_message_bytes + 1;
+  std::string line;
+  bool oversized = false;
+  char buf[65536];
+  for (;;) {
+    auto n = ::read(in, buf, sizeof buf);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    for (ssize_t i = 0; i < n; ++i) {
+      char c = buf[i];
+      if (c == '\n') {
+        if (!line.empty() && line.back() == '\r')
+          line.pop_back();
+        if (!line.empty())
+          conn->receive(std::move(line));
+        line.clear();
+        oversized = false;
+      } else if (!oversized) {
+        line.push_back(c);
+        if (line.size() >= cap)
+          oversized = true;
+      }
+    }
+  }
+  if (!line.empty())
+    conn->receive(std::move(line));
+  conn->close();
+  writer->drain_and_stop();
+  return 0;
+}
+
+} // namespace cafmcp::transport

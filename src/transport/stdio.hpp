@@ -1,0 +1,14 @@
+#pragma once
+// MCP over stdio: newline-delimited JSON-RPC on stdin/stdout. Nothing but
+// MCP goes to stdout; diagnostics go to stderr; EOF on stdin ends the
+// session and the call returns 0.
+namespace cafmcp {
+class server;
+}
+
+namespace cafmcp::transport {
+
+/// Serves one client on file descriptors `in` and `out` until EOF on `in`.
+int serve_stdio(server& srv, int in = 0, int out = 1);
+
+} // namespace cafmcp::transport

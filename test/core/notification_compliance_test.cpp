@@ -1,0 +1,376 @@
+// The notification behaviours cafmcp promises, one test per behaviour,
+// driven through real sessions (in-process transport, real actors).
+#include "support.hpp"
+
+#include "actors/server_impl.hpp"
+
+namespace cafmcp::test {
+namespace {
+
+const std::string resources_changed = "notifications/resources/list_changed";
+const std::string tools_changed = "notifications/tools/list_changed";
+const std::string prompts_changed = "notifications/prompts/list_changed";
+const std::string updated = "notifications/resources/updated";
+
+class NotificationCompliance : public ::testing::Test {
+protected:
+  server srv{all_on()};
+};
+
+TEST_F(NotificationCompliance, ResourceAddedSendsListChangedWithOperationMetadata) {
+  in_process_client c(srv);
+  c.initialize();
+  ASSERT_TRUE(applied(srv.add_resource(text_resource("mem://a", "a", "A"))));
+  auto n = c.wait_for_method(resources_changed);
+  ASSERT_TRUE(n);
+  EXPECT_EQ((*n)["params"]["operation"], "added");
+  EXPECT_EQ((*n)["params"]["uri"], "mem://a");
+  EXPECT_EQ((*n)["params"]["resource"]["uri"], "mem://a");
+  EXPECT_EQ((*n)["params"]["resource"]["name"], "a");
+  EXPECT_EQ((*n)["params"]["resource"]["mimeType"], "text/plain");
+}
+
+TEST_F(NotificationCompliance, ResourceRemovedSendsListChangedRemoved) {
+  in_process_client c(srv);
+  c.initialize();
+  ASSERT_TRUE(applied(srv.add_resource(text_resource("mem://a", "a", "A"))));
+  ASSERT_TRUE(applied(srv.remove_resource("mem://a")));
+  auto added = c.wait_for_method(resources_changed);
+  auto removed = c.wait_for_method(resources_changed);
+  ASSERT_TRUE(added && removed);
+  EXPECT_EQ((*removed)["params"]["operation"], "removed");
+  EXPECT_EQ((*removed)["params"]["resource"]["name"], "a");
+}
+
+TEST_F(NotificationCompliance, RemovingAnUnknownItemIsRefusedAndSendsNothing) {
+  in_process_client c(srv);
+  c.initialize();
+  EXPECT_FALSE(applied(srv.remove_resource("mem://nope")));
+  EXPECT_FALSE(applied(srv.remove_tool("nope")));
+  srv.stats(); // barrier: the notifier has handled everything sent before
+  EXPECT_TRUE(c.take([](const json& m) { return m.contains("method"); }).empty());
+}
+
+TEST_F(NotificationCompliance, DescriptorChangeSendsListChangedUpdated) {
+  in_process_client c(srv);
+  c.initialize();
+  ASSERT_TRUE(applied(srv.add_resource(text_resource("mem://a", "a", "A"))));
+  auto renamed = text_resource("mem://a", "renamed", "A");
+  ASSERT_TRUE(applied(srv.add_resource(renamed)));
+  c.wait_for_method(resources_changed);
+  auto n = c.wait_for_method(resources_changed);
+  ASSERT_TRUE(n);
+  EXPECT_EQ((*n)["params"]["operation"], "updated");
+  EXPECT_EQ((*n)["params"]["resource"]["name"], "renamed");
+}
+
+TEST_F(NotificationCompliance, ContentChangeSendsUpdatedToSubscribersNotListChanged) {
+  ASSERT_TRUE(applied(srv.add_resource(text_resource("mem://a", "a", "A"))));
+  in_process_client c(srv);
+  c.initialize();
+  ASSERT_TRUE(c.request("resources/subscribe", {{"uri", "mem://a"}}).contains("result"));
+  ASSERT_TRUE(applied(srv.set_resource_contents(
+    "mem://a", {resource_contents::make_text("mem://a", "B", "text/plain")})));
+  auto n = c.wait_for_method(updated);
+  ASSERT_TRUE(n);
+  EXPECT_EQ((*n)["params"]["uri"], "mem://a");
+  srv.stats();
+  EXPECT_TRUE(c.take([](const json& m) { return is_method(m, resources_changed); }).empty());
+  auto read = c.request("resources/read", {{"uri", "mem://a"}});
+  EXPECT_EQ(read["result"]["contents"][0]["text"], "B");
+}
+
+TEST_F(NotificationCompliance, ToolAddedUpdatedRemovedSendListChangedWithName) {
+  in_process_client c(srv);
+  c.initialize();
+  ASSERT_TRUE(applied(srv.add_tool(echo_tool("echo"))));
+  auto changed = echo_tool("echo");
+  changed.description = "now different";
+  ASSERT_TRUE(applied(srv.add_tool(changed)));
+  ASSERT_TRUE(applied(srv.remove_tool("echo")));
+  for (auto op : {"added", "updated", "removed"}) {
+    auto n = c.wait_for_method(tools_changed);
+    ASSERT_TRUE(n) << op;
+    EXPECT_EQ((*n)["params"]["operation"], op);
+    EXPECT_EQ((*n)["params"]["name"], "echo");
+    EXPECT_EQ((*n)["params"]["tool"]["name"], "echo");
+    EXPECT_TRUE((*n)["params"]["tool"].contains("inputSchema"));
+  }
+}
+
+TEST_F(NotificationCompliance, PromptAddedAndRemovedSendListChangedWithName) {
+  in_process_client c(srv);
+  c.initialize();
+  ASSERT_TRUE(applied(srv.add_prompt(simple_prompt("greet"))));
+  ASSERT_TRUE(applied(srv.remove_prompt("greet")));
+  for (auto op : {"added", "removed"}) {
+    auto n = c.wait_for_method(prompts_changed);
+    ASSERT_TRUE(n) << op;
+    EXPECT_EQ((*n)["params"]["operation"], op);
+    EXPECT_EQ((*n)["params"]["name"], "greet");
+    EXPECT_EQ((*n)["params"]["prompt"]["name"], "greet");
+  }
+}
+
+TEST_F(NotificationCompliance, TemplateAddedSendsResourcesListChangedWithTemplate) {
+  in_process_client c(srv);
+  c.initialize();
+  resource_template t;
+  t.uri_template = "mem://item/{id}";
+  t.name = "item";
+  ASSERT_TRUE(applied(srv.add_resource_template(t)));
+  auto n = c.wait_for_method(resources_changed);
+  ASSERT_TRUE(n);
+  EXPECT_EQ((*n)["params"]["operation"], "added");
+  EXPECT_EQ((*n)["params"]["uri"], "mem://item/{id}");
+  EXPECT_EQ((*n)["params"]["resourceTemplate"]["uriTemplate"], "mem://item/{id}");
+}
+
+TEST_F(NotificationCompliance, NotificationsCarryNoId) {
+  in_process_client c(srv);
+  c.initialize();
+  ASSERT_TRUE(applied(srv.add_tool(echo_tool("echo"))));
+  auto n = c.wait_for_method(tools_changed);
+  ASSERT_TRUE(n);
+  EXPECT_FALSE(n->contains("id"));
+  EXPECT_EQ((*n)["jsonrpc"], "2.0");
+  EXPECT_TRUE((*n)["params"].is_object());
+}
+
+TEST_F(NotificationCompliance, MetaModeCarriesTheChangeUnderMeta) {
+  auto opts = all_on();
+  opts.list_changed_metadata = change_metadata::meta;
+  server meta_srv(opts);
+  in_process_client c(meta_srv);
+  c.initialize();
+  ASSERT_TRUE(applied(meta_srv.add_tool(echo_tool("echo"))));
+  auto n = c.wait_for_method(tools_changed);
+  ASSERT_TRUE(n);
+  EXPECT_FALSE((*n)["params"].contains("operation"));
+  auto& change = (*n)["params"]["_meta"]["io.cafmcp/change"];
+  EXPECT_EQ(change["operation"], "added");
+  EXPECT_EQ(change["name"], "echo");
+}
+
+TEST_F(NotificationCompliance, UpdatedReachesOnlySubscribers) {
+  ASSERT_TRUE(applied(srv.add_resource(text_resource("mem://a", "a", "A"))));
+  in_process_client subscriber(srv), bystander(srv);
+  subscriber.initialize();
+  bystander.initialize();
+  ASSERT_TRUE(subscriber.request("resources/subscribe", {{"uri", "mem://a"}}).contains("result"));
+  srv.resource_updated("mem://a");
+  ASSERT_TRUE(subscriber.wait_for_method(updated));
+  srv.stats(); // the broadcast is over: anything for the bystander is queued by now
+  EXPECT_TRUE(bystander.take([](const json& m) { return is_method(m, updated); }).empty());
+}
+
+TEST_F(NotificationCompliance, ListChangedReachesEveryInitializedSession) {
+  std::vector<std::unique_ptr<in_process_client>> clients;
+  for (int i = 0; i < 5; ++i) {
+    clients.push_back(std::make_unique<in_process_client>(srv));
+    clients.back()->initialize();
+  }
+  ASSERT_TRUE(applied(srv.add_tool(echo_tool("echo"))));
+  for (auto& c : clients)
+    EXPECT_TRUE(c->wait_for_method(tools_changed));
+  EXPECT_EQ(srv.stats().sessions, 5u);
+}
+
+TEST_F(NotificationCompliance, UnsubscribeStopsDelivery) {
+  ASSERT_TRUE(applied(srv.add_resource(text_resource("mem://a", "a", "A"))));
+  ASSERT_TRUE(applied(srv.add_resource(text_resource("mem://b", "b", "B"))));
+  in_process_client c(srv);
+  c.initialize();
+  c.request("resources/subscribe", {{"uri", "mem://a"}});
+  c.request("resources/subscribe", {{"uri", "mem://b"}});
+  ASSERT_TRUE(c.request("resources/unsubscribe", {{"uri", "mem://a"}}).contains("result"));
+  srv.resource_updated("mem://a");
+  srv.resource_updated("mem://b");
+  auto n = c.wait_for_method(updated);
+  ASSERT_TRUE(n);
+  EXPECT_EQ((*n)["params"]["uri"], "mem://b"); // a's would have come first
+  srv.stats();
+  EXPECT_TRUE(c.take([](const json& m) { return is_method(m, updated); }).empty());
+}
+
+TEST_F(NotificationCompliance, SubscribeIsIdempotentAndDeliversOnce) {
+  ASSERT_TRUE(applied(srv.add_resource(text_resource("mem://a", "a", "A"))));
+  in_process_client c(srv);
+  c.initialize();
+  c.request("resources/subscribe", {{"uri", "mem://a"}});
+  c.request("resources/subscribe", {{"uri", "mem://a"}});
+  EXPECT_EQ(srv.stats().subscriptions, 1u);
+  srv.resource_updated("mem://a");
+  ASSERT_TRUE(c.wait_for_method(updated));
+  srv.stats();
+  EXPECT_TRUE(c.take([](const json& m) { return is_method(m, updated); }).empty());
+}
+
+TEST_F(NotificationCompliance, NothingIsSentBeforeInitialized) {
+  in_process_client c(srv);
+  auto reply = c.request("initialize", {{"protocolVersion", "2025-11-25"},
+                                        {"capabilities", json::object()},
+                                        {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
+  ASSERT_TRUE(reply.contains("result"));
+  ASSERT_TRUE(applied(srv.add_tool(echo_tool("before"))));
+  srv.stats();
+  EXPECT_TRUE(c.take([](const json& m) { return m.contains("method"); }).empty());
+  c.notify("notifications/initialized");
+  // Activation travels session -> notifier; wait for it through a change.
+  bool seen = false;
+  for (int i = 0; i < 50 && !seen; ++i) {
+    ASSERT_TRUE(applied(srv.add_tool(echo_tool("after" + std::to_string(i)))));
+    seen = c.wait_for_method(tools_changed, 100ms).has_value();
+  }
+  EXPECT_TRUE(seen);
+}
+
+TEST_F(NotificationCompliance, SubscribingToAnUnknownUriIsResourceNotFound) {
+  in_process_client c(srv);
+  c.initialize();
+  auto reply = c.request("resources/subscribe", {{"uri", "mem://missing"}});
+  ASSERT_TRUE(reply.contains("error"));
+  EXPECT_EQ(reply["error"]["code"], -32002);
+  EXPECT_EQ(reply["error"]["data"]["uri"], "mem://missing");
+}
+
+TEST_F(NotificationCompliance, TemplateExpansionsAreSubscribableAndNotified) {
+  resource_template t;
+  t.uri_template = "mem://item/{id}";
+  t.name = "item";
+  ASSERT_TRUE(applied(srv.add_resource_template(t)));
+  in_process_client exact(srv), wildcard(srv);
+  exact.initialize();
+  wildcard.initialize();
+  ASSERT_TRUE(exact.request("resources/subscribe", {{"uri", "mem://item/7"}}).contains("result"));
+  // Subscribing to the template's own text covers every expansion.
+  ASSERT_TRUE(wildcard.request("resources/subscribe", {{"uri", "mem://item/{id}"}}).contains("result"));
+  srv.resource_updated("mem://item/7");
+  srv.resource_updated("mem://item/8");
+  auto e = exact.wait_for_method(updated);
+  ASSERT_TRUE(e);
+  EXPECT_EQ((*e)["params"]["uri"], "mem://item/7");
+  auto w1 = wildcard.wait_for_method(updated);
+  auto w2 = wildcard.wait_for_method(updated);
+  ASSERT_TRUE(w1 && w2);
+  EXPECT_EQ((*w1)["params"]["uri"], "mem://item/7");
+  EXPECT_EQ((*w2)["params"]["uri"], "mem://item/8");
+  srv.stats();
+  EXPECT_TRUE(exact.take([](const json& m) { return is_method(m, updated); }).empty());
+}
+
+TEST_F(NotificationCompliance, ExactAndTemplateSubscriptionDeliverOnce) {
+  resource_template t;
+  t.uri_template = "mem://item/{id}";
+  t.name = "item";
+  ASSERT_TRUE(applied(srv.add_resource_template(t)));
+  in_process_client c(srv);
+  c.initialize();
+  c.request("resources/subscribe", {{"uri", "mem://item/7"}});
+  c.request("resources/subscribe", {{"uri", "mem://item/{id}"}});
+  srv.resource_updated("mem://item/7");
+  ASSERT_TRUE(c.wait_for_method(updated));
+  srv.stats();
+  EXPECT_TRUE(c.take([](const json& m) { return is_method(m, updated); }).empty());
+}
+
+TEST_F(NotificationCompliance, SubscribablePolicyRefusesOtherUris) {
+  auto opts = all_on();
+  opts.subscribable = [](std::string_view uri) { return uri == "mem://ok"; };
+  server strict(opts);
+  ASSERT_TRUE(applied(strict.add_resource(text_resource("mem://ok", "ok", "x"))));
+  ASSERT_TRUE(applied(strict.add_resource(text_resource("mem://no", "no", "x"))));
+  in_process_client c(strict);
+  c.initialize();
+  EXPECT_TRUE(c.request("resources/subscribe", {{"uri", "mem://ok"}}).contains("result"));
+  auto refused = c.request("resources/subscribe", {{"uri", "mem://no"}});
+  ASSERT_TRUE(refused.contains("error"));
+  EXPECT_EQ(refused["error"]["code"], -32602);
+  EXPECT_NE(refused["error"]["message"].get<std::string>().find("mem://no"), std::string::npos);
+}
+
+TEST_F(NotificationCompliance, SubscriptionLimitIsEnforcedClearly) {
+  auto opts = all_on();
+  opts.max_subscriptions_per_session = 2;
+  server limited(opts);
+  for (auto u : {"mem://1", "mem://2", "mem://3"})
+    ASSERT_TRUE(applied(limited.add_resource(text_resource(u, u, "x"))));
+  in_process_client c(limited);
+  c.initialize();
+  EXPECT_TRUE(c.request("resources/subscribe", {{"uri", "mem://1"}}).contains("result"));
+  EXPECT_TRUE(c.request("resources/subscribe", {{"uri", "mem://2"}}).contains("result"));
+  auto over = c.request("resources/subscribe", {{"uri", "mem://3"}});
+  ASSERT_TRUE(over.contains("error"));
+  EXPECT_EQ(over["error"]["code"], -32602);
+  EXPECT_EQ(c.request("ping")["result"], json::object()); // the session goes on
+}
+
+TEST_F(NotificationCompliance, ASessionThatEndsLeavesNoSubscriptionBehind) {
+  ASSERT_TRUE(applied(srv.add_resource(text_resource("mem://a", "a", "A"))));
+  in_process_client stays(srv);
+  stays.initialize();
+  stays.request("resources/subscribe", {{"uri", "mem://a"}});
+  {
+    in_process_client leaves(srv);
+    leaves.initialize();
+    leaves.request("resources/subscribe", {{"uri", "mem://a"}});
+    EXPECT_EQ(srv.stats().subscriptions, 2u);
+  } // closes the connection: the session actor stops
+  bool cleaned = false;
+  for (int i = 0; i < 500 && !cleaned; ++i) { // bounded: down messages are asynchronous
+    auto s = srv.stats();
+    cleaned = s.subscriptions == 1 && s.sessions == 1;
+    if (!cleaned)
+      stays.request("ping"); // lets the actors run before looking again
+  }
+  EXPECT_TRUE(cleaned);
+  srv.resource_updated("mem://a");
+  EXPECT_TRUE(stays.wait_for_method(updated));
+}
+
+TEST_F(NotificationCompliance, CrashedServerActorIsRestartedWithItsRegistry) {
+  ASSERT_TRUE(applied(srv.add_tool(echo_tool("echo"))));
+  in_process_client c(srv);
+  c.initialize();
+  auto& rt = *srv.internals().rt;
+  auto before = rt.server();
+  caf::anon_send_exit(before, caf::exit_reason::kill);
+  bool restarted = false;
+  for (int i = 0; i < 500 && !restarted; ++i) {
+    restarted = srv.stats().server_restarts == 1 && rt.server() && rt.server() != before;
+    if (!restarted)
+      c.request("ping");
+  }
+  ASSERT_TRUE(restarted);
+  auto tools = c.request("tools/list");
+  ASSERT_TRUE(tools.contains("result"));
+  ASSERT_EQ(tools["result"]["tools"].size(), 1u);
+  EXPECT_EQ(tools["result"]["tools"][0]["name"], "echo");
+  auto call = c.request("tools/call", {{"name", "echo"}, {"arguments", {{"text", "hi"}}}});
+  EXPECT_EQ(call["result"]["content"][0]["text"], "hi");
+}
+
+TEST_F(NotificationCompliance, CrashedNotifierIsRestartedWithSessionsAndSubscriptions) {
+  ASSERT_TRUE(applied(srv.add_resource(text_resource("mem://a", "a", "A"))));
+  in_process_client c(srv);
+  c.initialize();
+  c.request("resources/subscribe", {{"uri", "mem://a"}});
+  auto& rt = *srv.internals().rt;
+  auto before = rt.notifier();
+  caf::anon_send_exit(before, caf::exit_reason::kill);
+  bool restarted = false;
+  for (int i = 0; i < 500 && !restarted; ++i) {
+    restarted = rt.notifier() && rt.notifier() != before;
+    if (!restarted)
+      c.request("ping");
+  }
+  ASSERT_TRUE(restarted);
+  auto s = srv.stats();
+  EXPECT_EQ(s.notifier_restarts, 1u);
+  EXPECT_EQ(s.subscriptions, 1u);
+  srv.resource_updated("mem://a");
+  EXPECT_TRUE(c.wait_for_method(updated));
+}
+
+} // namespace
+} // namespace cafmcp::test

@@ -1,0 +1,68 @@
+#pragma once
+// Small helpers shared by the core tests. Every wait has a deadline; no
+// test sleeps to synchronise.
+#include <chrono>
+#include <future>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "cafmcp/in_process.hpp"
+#include "cafmcp/server.hpp"
+
+namespace cafmcp::test {
+
+using namespace std::chrono_literals;
+
+inline bool applied(std::future<bool> f) {
+  if (f.wait_for(5s) != std::future_status::ready)
+    return false;
+  return f.get();
+}
+
+inline resource text_resource(std::string uri, std::string name, std::string text) {
+  resource r;
+  r.uri = uri;
+  r.name = std::move(name);
+  r.mime_type = "text/plain";
+  r.contents.push_back(resource_contents::make_text(std::move(uri), std::move(text), "text/plain"));
+  return r;
+}
+
+inline tool echo_tool(std::string name) {
+  tool t;
+  t.name = std::move(name);
+  t.description = "echoes its text argument";
+  t.input_schema = {{"type", "object"},
+                    {"properties", {{"text", {{"type", "string"}}}}},
+                    {"required", {"text"}}};
+  t.handler = [](const json& args, request_context&) {
+    return tool_result::text(args.at("text").get<std::string>());
+  };
+  return t;
+}
+
+inline prompt simple_prompt(std::string name) {
+  prompt p;
+  p.name = std::move(name);
+  p.description = "a prompt";
+  p.handler = [](const std::map<std::string, std::string>&, request_context&) {
+    prompt_result r;
+    r.messages.push_back({"user", {{"type", "text"}, {"text", "hello"}}});
+    return r;
+  };
+  return p;
+}
+
+inline bool is_method(const json& m, const std::string& method) {
+  return m.value("method", "") == method;
+}
+
+/// Options for a server with every capability declared from the start.
+inline server_options all_on() {
+  server_options o;
+  o.tools = o.resources = o.prompts = capability_mode::on;
+  return o;
+}
+
+} // namespace cafmcp::test
