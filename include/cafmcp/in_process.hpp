@@ -37,7 +37,8 @@ public:
   void notify(std::string method, json params = nullptr);
 
   /// initialize (with `capabilities`) + notifications/initialized; returns
-  /// the initialize result.
+  /// the initialize result once the session is operating, i.e. the change
+  /// notifier will deliver to it (a ping round trip, then a notifier barrier).
   json initialize(json capabilities = json::object(),
                   std::string version = std::string(latest_protocol_version));
 
@@ -59,6 +60,7 @@ public:
 
 private:
   struct inbox;
+  server* server_;
   std::shared_ptr<inbox> inbox_;
   std::shared_ptr<connection> conn_;
   std::int64_t next_id_ = 0;

@@ -37,8 +37,9 @@ public:
   /// True when the text holds at least one expression.
   bool is_template() const noexcept { return !names_.empty(); }
 
+  struct part; // literal or expression; opaque, defined in the .cpp
+
 private:
-  struct part; // literal or expression; defined in the .cpp
   std::string text_;
   std::vector<std::string> names_;
   std::vector<std::shared_ptr<const part>> parts_;

@@ -37,6 +37,7 @@ using stats_atom = caf::atom_constant<caf::atom("stats")>;
 using init_atom = caf::atom_constant<caf::atom("init")>;
 using rpc_atom = caf::atom_constant<caf::atom("rpc")>;
 using mutate_atom = caf::atom_constant<caf::atom("mutate")>;
+using ready_atom = caf::atom_constant<caf::atom("ready")>;
 
 /// A server->client request made by a handler (sampling, elicitation...).
 struct client_ask {

@@ -17,6 +17,10 @@ struct server::impl {
     system = std::make_unique<caf::actor_system>(config);
     rt = std::make_shared<actors::runtime>(*system, options);
     supervisor = system->spawn(actors::supervisor, rt, actors::supervisor_limits{});
+    // Nothing may be sent to the server actor before it exists.
+    caf::scoped_actor self{*system};
+    self->request(supervisor, caf::infinite, actors::ready_atom::value)
+      .receive([](bool) {}, [](caf::error&) {});
   }
 
   ~impl() {

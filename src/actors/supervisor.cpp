@@ -74,7 +74,8 @@ caf::behavior supervisor(caf::event_based_actor* self, std::shared_ptr<runtime> 
       ++rt->notifier_restarts;
     }
   });
-  return {[](caf::unit_t) {}};
+  // Answered once the children above exist: the server handle waits for it.
+  return {[](ready_atom) { return true; }};
 }
 
 } // namespace cafmcp::actors

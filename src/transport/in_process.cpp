@@ -30,7 +30,7 @@ struct in_process_client::inbox : outbound {
 };
 
 in_process_client::in_process_client(server& srv)
-  : inbox_(std::make_shared<inbox>()), conn_(srv.connect(inbox_)) {}
+  : server_(&srv), inbox_(std::make_shared<inbox>()), conn_(srv.connect(inbox_)) {}
 
 in_process_client::~in_process_client() { close(); }
 
@@ -68,6 +68,10 @@ json in_process_client::initialize(json capabilities, std::string version) {
   if (!reply.contains("result"))
     throw std::runtime_error("initialize failed: " + reply.dump());
   notify("notifications/initialized");
+  // The session tells the notifier before it answers the ping; stats()
+  // is then served after that activation.
+  request("ping");
+  server_->stats();
   return reply["result"];
 }
 

@@ -1,0 +1,197 @@
+#include "cafmcp/json_rpc.hpp"
+
+namespace cafmcp::jsonrpc {
+namespace {
+
+parse_failure failure(int code, std::string message, std::optional<request_id> id = {}) {
+  return {error{code, std::move(message), std::nullopt}, std::move(id)};
+}
+
+// Depth is measured on the raw text, iteratively, before nlohmann parses
+// (its recursive parser would overflow the stack on hostile input).
+bool deeper_than(std::string_view text, std::size_t limit) {
+  std::size_t depth = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    switch (c) {
+      case '"': in_string = true; break;
+      case '[':
+      case '{':
+        if (++depth > limit)
+          return true;
+        break;
+      case ']':
+      case '}':
+        if (depth > 0)
+          --depth;
+        break;
+      default: break;
+    }
+  }
+  return false;
+}
+
+std::optional<request_id> read_id(const json& v) {
+  if (v.is_number_integer())
+    return request_id{v.get<std::int64_t>()};
+  if (v.is_string())
+    return request_id{v.get<std::string>()};
+  return std::nullopt;
+}
+
+} // namespace
+
+json to_json(const request_id& id) {
+  return std::visit([](const auto& v) { return json(v); }, id);
+}
+
+std::string to_key(const request_id& id) { return to_json(id).dump(); }
+
+std::variant<message, parse_failure> parse(std::string_view text, const limits& lim) {
+  if (text.size() > lim.max_message_bytes)
+    return failure(code::invalid_request,
+                   "Message exceeds " + std::to_string(lim.max_message_bytes) + " bytes");
+  if (deeper_than(text, lim.max_depth))
+    return failure(code::invalid_request,
+                   "Message nests deeper than " + std::to_string(lim.max_depth) + " levels");
+  json doc = json::parse(text, nullptr, false);
+  if (doc.is_discarded())
+    return failure(code::parse_error, "Parse error: not valid JSON");
+  if (doc.is_array())
+    return failure(code::invalid_request, "Batches are not supported: send one message");
+  if (!doc.is_object())
+    return failure(code::invalid_request, "A JSON-RPC message must be an object");
+
+  // The id, when readable, goes back in any error about this message.
+  std::optional<request_id> id;
+  bool has_id = doc.contains("id");
+  if (has_id) {
+    id = read_id(doc["id"]);
+    if (!id) {
+      const auto& v = doc["id"];
+      return failure(code::invalid_request,
+                     v.is_null()          ? "id must not be null"
+                     : v.is_number_float() ? "id must be an integer or a string, not a fraction"
+                                           : "id must be an integer or a string");
+    }
+  }
+  auto jr = doc.find("jsonrpc");
+  if (jr == doc.end() || !jr->is_string() || *jr != "2.0")
+    return failure(code::invalid_request, "jsonrpc must be \"2.0\"", id);
+  for (auto& [key, value] : doc.items())
+    if (key != "jsonrpc" && key != "id" && key != "method" && key != "params" && key != "result"
+        && key != "error")
+      return failure(code::invalid_request, "Unknown member \"" + key + "\"", id);
+
+  if (doc.contains("method")) {
+    if (!doc["method"].is_string())
+      return failure(code::invalid_request, "method must be a string", id);
+    if (doc.contains("result") || doc.contains("error"))
+      return failure(code::invalid_request, "A request cannot carry result or error", id);
+    std::optional<json> params;
+    if (doc.contains("params")) {
+      if (!doc["params"].is_object())
+        return failure(code::invalid_request,
+                       doc["params"].is_null() ? "params must be omitted, not null"
+                                               : "params must be an object",
+                       id);
+      params = std::move(doc["params"]);
+    }
+    auto method = doc["method"].get<std::string>();
+    if (id)
+      return message{request{std::move(*id), std::move(method), std::move(params)}};
+    return message{notification{std::move(method), std::move(params)}};
+  }
+
+  bool has_result = doc.contains("result"), has_error = doc.contains("error");
+  if (has_result == has_error)
+    return failure(code::invalid_request,
+                   has_result ? "A response carries result or error, not both"
+                              : "Neither a request (method) nor a response (result/error)",
+                   id);
+  if (has_result) {
+    if (!id)
+      return failure(code::invalid_request, "A result response needs an id");
+    if (!doc["result"].is_object())
+      return failure(code::invalid_request, "result must be an object", id);
+    return message{response{std::move(*id), std::move(doc["result"])}};
+  }
+  const auto& e = doc["error"];
+  if (!e.is_object() || !e.contains("code") || !e["code"].is_number_integer()
+      || !e.contains("message") || !e["message"].is_string())
+    return failure(code::invalid_request, "error must be {code: integer, message: string}", id);
+  if (has_id && doc["id"].is_null())
+    id.reset();
+  error err{e["code"].get<int>(), e["message"].get<std::string>(), std::nullopt};
+  if (e.contains("data"))
+    err.data = e["data"];
+  return message{error_response{std::move(id), std::move(err)}};
+}
+
+namespace {
+
+json error_json(const error& err) {
+  json e = {{"code", err.code}, {"message", err.message}};
+  if (err.data && !err.data->is_null())
+    e["data"] = *err.data;
+  return e;
+}
+
+json envelope() { return json{{"jsonrpc", "2.0"}}; }
+
+void put_params(json& msg, const std::optional<json>& params) {
+  if (params && !params->is_null())
+    msg["params"] = *params;
+}
+
+} // namespace
+
+std::string serialize(const message& msg) {
+  json out = envelope();
+  std::visit(
+    [&out](const auto& m) {
+      using T = std::decay_t<decltype(m)>;
+      if constexpr (std::is_same_v<T, request>) {
+        out["id"] = to_json(m.id);
+        out["method"] = m.method;
+        put_params(out, m.params);
+      } else if constexpr (std::is_same_v<T, notification>) {
+        out["method"] = m.method;
+        put_params(out, m.params);
+      } else if constexpr (std::is_same_v<T, response>) {
+        out["id"] = to_json(m.id);
+        out["result"] = m.result.is_null() ? json::object() : m.result;
+      } else {
+        out["id"] = m.id ? to_json(*m.id) : json(nullptr);
+        out["error"] = error_json(m.err);
+      }
+    },
+    msg);
+  return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string serialize_result(const request_id& id, const json& result) {
+  return serialize(response{id, result});
+}
+
+std::string serialize_error(const std::optional<request_id>& id, const error& err) {
+  return serialize(error_response{id, err});
+}
+
+std::string serialize_notification(std::string_view method, const json* params) {
+  notification n{std::string(method), std::nullopt};
+  if (params)
+    n.params = *params;
+  return serialize(n);
+}
+
+} // namespace cafmcp::jsonrpc
