@@ -74,6 +74,12 @@ server_actor current_server(self_ptr self) {
   return srv;
 }
 
+void activate(self_ptr self) {
+  auto& st = self->state;
+  st.phase = protocol::phase::operating;
+  self->send(st.rt->notifier(), activate_atom::value, handle_of(self));
+}
+
 void initialize(self_ptr self, const jsonrpc::request& req) {
   auto params = req.params.value_or(json::object());
   if (auto err = protocol::check_initialize_params(params))
@@ -92,6 +98,8 @@ void initialize(self_ptr self, const jsonrpc::request& req) {
         env->log_level = self->state.log_level;
         self->state.env = std::move(env);
         answer(self, id, result);
+        if (self->state.initialized_early)
+          activate(self);
       },
       [self, id = req.id](caf::error& e) {
         self->state.phase = protocol::phase::awaiting_initialize;
@@ -180,9 +188,11 @@ void on_request(self_ptr self, jsonrpc::request& req) {
 void on_notification(self_ptr self, const jsonrpc::notification& n) {
   auto& st = self->state;
   if (n.method == "notifications/initialized") {
-    if (st.phase == protocol::phase::initializing && st.env) {
-      st.phase = protocol::phase::operating;
-      self->send(st.rt->notifier(), activate_atom::value, handle_of(self));
+    if (st.phase == protocol::phase::initializing) {
+      if (st.env)
+        activate(self);
+      else
+        st.initialized_early = true;
     }
   } else if (n.method == "notifications/cancelled") {
     if (!n.params || !n.params->contains("requestId"))

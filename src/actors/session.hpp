@@ -28,6 +28,9 @@ struct session_state {
   std::unordered_map<std::string, std::shared_ptr<std::promise<protocol::outcome>>> asks;
   caf::actor_addr watched_server;
   bool closed = false;
+  // `initialized` arrived before our initialize result was ready (a
+  // pipelining client): activate as soon as it is.
+  bool initialized_early = false;
 };
 
 session_actor::behavior_type session_behavior(session_actor::stateful_pointer<session_state> self,

@@ -1,0 +1,110 @@
+// The notifier serializes each notification once and hands the very same
+// bytes to every session; a connection that cannot take more is ended
+// without holding up the others.
+#include "support.hpp"
+
+#include <mutex>
+#include <set>
+
+namespace cafmcp::test {
+namespace {
+
+// A transport that records the frames it is handed (pointer identity
+// included) and can refuse them, like a full socket buffer.
+struct recording_outbound : outbound {
+  std::mutex mtx;
+  std::vector<frame> frames;
+  bool refuse = false;
+  bool closed = false;
+  bool send(frame f, const routing&) override {
+    std::lock_guard<std::mutex> g(mtx);
+    if (refuse)
+      return false;
+    frames.push_back(std::move(f));
+    return true;
+  }
+  void close() override {
+    std::lock_guard<std::mutex> g(mtx);
+    closed = true;
+  }
+  std::vector<frame> matching(const std::string& needle) {
+    std::lock_guard<std::mutex> g(mtx);
+    std::vector<frame> out;
+    for (auto& f : frames)
+      if (f->find(needle) != std::string::npos)
+        out.push_back(f);
+    return out;
+  }
+};
+
+void initialize(connection& conn) {
+  conn.receive(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"r","version":"1"}}})");
+  conn.receive(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+}
+
+TEST(Broadcast, OneSerializationSharedByEverySession) {
+  server srv(all_on());
+  std::vector<std::shared_ptr<recording_outbound>> outs;
+  std::vector<std::shared_ptr<connection>> conns;
+  in_process_client probe(srv); // initialize() waits until it is operating
+  for (int i = 0; i < 20; ++i) {
+    outs.push_back(std::make_shared<recording_outbound>());
+    conns.push_back(srv.connect(outs.back()));
+    initialize(*conns.back());
+  }
+  probe.initialize();
+  // Wait until all 21 sessions are active in the notifier.
+  bool ready = false;
+  for (int i = 0; i < 500 && !ready; ++i) {
+    ready = srv.stats().sessions == 21;
+    if (!ready)
+      probe.request("ping");
+  }
+  ASSERT_TRUE(ready);
+  auto before = srv.stats();
+  ASSERT_TRUE(applied(srv.add_tool(echo_tool("echo"))));
+  auto after = srv.stats();
+  EXPECT_EQ(after.broadcasts - before.broadcasts, 1u);
+  EXPECT_EQ(after.deliveries - before.deliveries, 21u);
+  std::set<const std::string*> distinct;
+  for (auto& o : outs) {
+    auto got = o->matching("tools/list_changed");
+    ASSERT_EQ(got.size(), 1u);
+    distinct.insert(got[0].get());
+  }
+  EXPECT_EQ(distinct.size(), 1u) << "every session must get the same buffer";
+}
+
+TEST(Broadcast, AConnectionThatRefusesIsEndedAndOthersStillReceive) {
+  server srv(all_on());
+  auto stuck = std::make_shared<recording_outbound>();
+  auto conn = srv.connect(stuck);
+  initialize(*conn);
+  in_process_client healthy(srv);
+  healthy.initialize();
+  bool both = false;
+  for (int i = 0; i < 500 && !both; ++i) {
+    both = srv.stats().sessions == 2;
+    if (!both)
+      healthy.request("ping");
+  }
+  ASSERT_TRUE(both);
+  {
+    std::lock_guard<std::mutex> g(stuck->mtx);
+    stuck->refuse = true;
+  }
+  ASSERT_TRUE(applied(srv.add_tool(echo_tool("a"))));
+  EXPECT_TRUE(healthy.wait_for_method("notifications/tools/list_changed"));
+  bool gone = false;
+  for (int i = 0; i < 500 && !gone; ++i) {
+    gone = srv.stats().sessions == 1;
+    if (!gone)
+      healthy.request("ping");
+  }
+  EXPECT_TRUE(gone);
+  std::lock_guard<std::mutex> g(stuck->mtx);
+  EXPECT_TRUE(stuck->closed);
+}
+
+} // namespace
+} // namespace cafmcp::test

@@ -1,0 +1,74 @@
+// The stdio transport on real pipes: one message per line, nothing but
+// JSON-RPC on the output, oversize lines answered, EOF ends with 0.
+#include "support.hpp"
+
+#include <thread>
+
+#include <unistd.h>
+
+#include "transport/stdio.hpp"
+
+namespace cafmcp::test {
+namespace {
+
+struct pipes {
+  int to_server[2];
+  int from_server[2];
+  pipes() {
+    EXPECT_EQ(::pipe(to_server), 0);
+    EXPECT_EQ(::pipe(from_server), 0);
+  }
+  void write_line(const std::string& s) {
+    auto line = s + "\n";
+    EXPECT_EQ(::write(to_server[1], line.data(), line.size()), static_cast<ssize_t>(line.size()));
+  }
+  std::string buffer;
+  std::string read_line() {
+    for (;;) {
+      auto nl = buffer.find('\n');
+      if (nl != std::string::npos) {
+        auto line = buffer.substr(0, nl);
+        buffer.erase(0, nl + 1);
+        return line;
+      }
+      char chunk[65536];
+      auto n = ::read(from_server[0], chunk, sizeof chunk);
+      if (n <= 0)
+        return {};
+      buffer.append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+};
+
+TEST(Stdio, ServesLinesAndExitsZeroOnEof) {
+  auto o = all_on();
+  o.message_limits.max_message_bytes = 1024;
+  server srv(o);
+  ASSERT_TRUE(applied(srv.add_tool(echo_tool("echo"))));
+  pipes p;
+  int status = -1;
+  std::thread t([&] { status = transport::serve_stdio(srv, p.to_server[0], p.from_server[1]); });
+  p.write_line(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
+  auto init = json::parse(p.read_line());
+  EXPECT_EQ(init["result"]["protocolVersion"], "2025-06-18");
+  p.write_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  p.write_line(std::string(5000, 'x')); // oversize garbage: cut, answered, skipped
+  auto big = json::parse(p.read_line());
+  EXPECT_EQ(big["error"]["code"], -32600);
+  p.write_line("not json");
+  EXPECT_EQ(json::parse(p.read_line())["error"]["code"], -32700);
+  p.write_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}})");
+  auto call = json::parse(p.read_line());
+  EXPECT_EQ(call["id"], 2);
+  EXPECT_EQ(call["result"]["content"][0]["text"], "hi");
+  ::close(p.to_server[1]); // EOF
+  t.join();
+  EXPECT_EQ(status, 0);
+  ::close(p.from_server[1]);
+  EXPECT_EQ(p.read_line(), ""); // nothing else was written
+  ::close(p.to_server[0]);
+  ::close(p.from_server[0]);
+}
+
+} // namespace
+} // namespace cafmcp::test
