@@ -84,25 +84,29 @@ void initialize(self_ptr self, const jsonrpc::request& req) {
   auto params = req.params.value_or(json::object());
   if (auto err = protocol::check_initialize_params(params))
     return fail(self, req.id, *err);
-  self->state.phase = protocol::phase::initializing; // a second initialize is refused
+  auto& st = self->state;
   auto requested = params["protocolVersion"].get<std::string>();
-  auto caps = params.value("capabilities", json::object());
+  // Ready before the result is: a pipelining client's next requests and its
+  // `initialized` may arrive while the server actor is still answering.
+  auto env = std::make_shared<session_env>();
+  env->session = handle_of(self);
+  env->session_id = st.id;
+  env->protocol_version = protocol::negotiate_version(requested);
+  env->client_capabilities = params.value("capabilities", json::object());
+  env->log_level = st.log_level;
+  st.env = std::move(env);
+  st.phase = protocol::phase::initializing; // a second initialize is refused
   self->request(current_server(self), ask_timeout, init_atom::value, requested)
     .then(
-      [self, id = req.id, caps](json& result) {
-        auto env = std::make_shared<session_env>();
-        env->session = handle_of(self);
-        env->session_id = self->state.id;
-        env->protocol_version = result.value("protocolVersion", "");
-        env->client_capabilities = caps;
-        env->log_level = self->state.log_level;
-        self->state.env = std::move(env);
+      [self, id = req.id](json& result) {
         answer(self, id, result);
+        self->state.init_answered = true;
         if (self->state.initialized_early)
           activate(self);
       },
       [self, id = req.id](caf::error& e) {
         self->state.phase = protocol::phase::awaiting_initialize;
+        self->state.env.reset();
         fail(self, id, error_of(jsonrpc::code::internal_error,
                                 "initialize failed: " + self->system().render(e)));
       });
@@ -189,7 +193,7 @@ void on_notification(self_ptr self, const jsonrpc::notification& n) {
   auto& st = self->state;
   if (n.method == "notifications/initialized") {
     if (st.phase == protocol::phase::initializing) {
-      if (st.env)
+      if (st.init_answered)
         activate(self);
       else
         st.initialized_early = true;

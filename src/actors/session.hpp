@@ -31,6 +31,7 @@ struct session_state {
   // `initialized` arrived before our initialize result was ready (a
   // pipelining client): activate as soon as it is.
   bool initialized_early = false;
+  bool init_answered = false;
 };
 
 session_actor::behavior_type session_behavior(session_actor::stateful_pointer<session_state> self,

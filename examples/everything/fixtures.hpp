@@ -1,0 +1,12 @@
+#pragma once
+// The everything-server's fixtures: what the official conformance suite's
+// server scenarios expect, and the mutation tools cafmcp's notification
+// tests drive.
+#include <cafmcp/server.hpp>
+
+namespace everything {
+
+void install_conformance_fixtures(cafmcp::server& srv);
+void install_mutation_tools(cafmcp::server& srv);
+
+} // namespace everything

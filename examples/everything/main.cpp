@@ -1,0 +1,43 @@
+// everything-server: every conformance fixture plus the mutation tools, over
+// stdio (and, once the HTTP transport lands, Streamable HTTP).
+#include <iostream>
+#include <map>
+
+#include <CLI/CLI.hpp>
+#include <cafmcp/server.hpp>
+
+#include "fixtures.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"cafmcp everything-server: every MCP conformance fixture"};
+  bool stdio = true;
+  std::string metadata = "both";
+  std::size_t page_size = 100;
+  std::size_t max_message_bytes = 4 * 1024 * 1024;
+  app.add_flag("--stdio", stdio, "serve one client on stdin/stdout (default)");
+  app.add_option("--change-metadata", metadata, "where list_changed carries operation metadata")
+    ->check(CLI::IsMember({"params", "meta", "both", "none"}));
+  app.add_option("--page-size", page_size, "items per list page")->check(CLI::PositiveNumber);
+  app.add_option("--max-message-bytes", max_message_bytes, "largest accepted message");
+  // -- HTTP transport flags go here (Streamable HTTP issue) --
+  CLI11_PARSE(app, argc, argv);
+
+  static const std::map<std::string, cafmcp::change_metadata> modes = {
+    {"params", cafmcp::change_metadata::params},
+    {"meta", cafmcp::change_metadata::meta},
+    {"both", cafmcp::change_metadata::both},
+    {"none", cafmcp::change_metadata::none}};
+  cafmcp::server_options opts;
+  opts.name = "cafmcp-everything-server";
+  opts.version = "0.1.0";
+  opts.instructions = "Conformance fixtures plus add/update/remove mutation tools.";
+  opts.tools = opts.resources = opts.prompts = cafmcp::capability_mode::on;
+  opts.list_changed_metadata = modes.at(metadata);
+  opts.page_size = page_size;
+  opts.message_limits.max_message_bytes = max_message_bytes;
+
+  cafmcp::server srv(opts);
+  everything::install_conformance_fixtures(srv);
+  everything::install_mutation_tools(srv);
+  return srv.serve_stdio();
+}

@@ -1,0 +1,140 @@
+// Tools that change the server while it runs: what every notification test
+// (ours, cafmcp-check, the load generator) drives.
+#include <map>
+#include <mutex>
+
+#include "fixtures.hpp"
+
+namespace everything {
+namespace {
+
+using cafmcp::json;
+using cafmcp::request_context;
+using cafmcp::tool_result;
+
+// What the mutation tools added, so update_resource can keep the fields it
+// is not asked to change. Handlers run on many workers: hence the lock.
+struct added_resources {
+  std::mutex mtx;
+  std::map<std::string, cafmcp::resource> by_uri;
+};
+
+json schema(json props, json required) {
+  return {{"type", "object"}, {"properties", std::move(props)}, {"required", std::move(required)}};
+}
+
+const json str = {{"type", "string"}};
+
+tool_result outcome(std::future<bool> done, const std::string& ok, const std::string& failed) {
+  return done.get() ? tool_result::text(ok) : tool_result::error(failed);
+}
+
+cafmcp::tool make(std::string name, std::string description, json input, cafmcp::tool_handler h) {
+  cafmcp::tool t;
+  t.name = std::move(name);
+  t.description = std::move(description);
+  t.input_schema = std::move(input);
+  t.handler = std::move(h);
+  return t;
+}
+
+} // namespace
+
+void install_mutation_tools(cafmcp::server& srv) {
+  auto added = std::make_shared<added_resources>();
+  cafmcp::server* s = &srv;
+
+  srv.add_tool(make("add_resource", "Adds a text resource (list_changed: added)",
+                    schema({{"uri", str}, {"name", str}, {"text", str}}, {"uri", "name", "text"}),
+                    [s, added](const json& a, request_context&) {
+                      cafmcp::resource r;
+                      r.uri = a["uri"];
+                      r.name = a["name"];
+                      r.mime_type = "text/plain";
+                      r.contents.push_back(cafmcp::resource_contents::make_text(r.uri, a["text"], "text/plain"));
+                      {
+                        std::lock_guard<std::mutex> g(added->mtx);
+                        added->by_uri[r.uri] = r;
+                      }
+                      return outcome(s->add_resource(r), "added " + r.uri, "could not add " + r.uri);
+                    }));
+
+  srv.add_tool(make(
+    "update_resource",
+    "Changes a resource: text -> resources/updated to subscribers; name/description -> "
+    "list_changed updated",
+    schema({{"uri", str}, {"text", str}, {"name", str}, {"description", str}}, {"uri"}),
+    [s, added](const json& a, request_context&) {
+      std::string uri = a["uri"];
+      cafmcp::resource r;
+      {
+        std::lock_guard<std::mutex> g(added->mtx);
+        auto it = added->by_uri.find(uri);
+        if (it == added->by_uri.end())
+          return tool_result::error("unknown resource (add it with add_resource first): " + uri);
+        if (a.contains("name"))
+          it->second.name = a["name"];
+        if (a.contains("description"))
+          it->second.description = a["description"].get<std::string>();
+        if (a.contains("text"))
+          it->second.contents = {cafmcp::resource_contents::make_text(uri, a["text"], "text/plain")};
+        r = it->second;
+      }
+      bool descriptor = a.contains("name") || a.contains("description");
+      if (!descriptor) // content only: the descriptor stays, subscribers hear of it
+        return outcome(s->set_resource_contents(uri, r.contents), "updated " + uri,
+                       "could not update " + uri);
+      return outcome(s->add_resource(r), "updated " + uri, "could not update " + uri);
+    }));
+
+  srv.add_tool(make("remove_resource", "Removes a resource (list_changed: removed)",
+                    schema({{"uri", str}}, {"uri"}), [s, added](const json& a, request_context&) {
+                      std::string uri = a["uri"];
+                      {
+                        std::lock_guard<std::mutex> g(added->mtx);
+                        added->by_uri.erase(uri);
+                      }
+                      return outcome(s->remove_resource(uri), "removed " + uri, "no such resource: " + uri);
+                    }));
+
+  srv.add_tool(make("add_tool", "Adds a tool that answers with its own name",
+                    schema({{"name", str}}, {"name"}), [s](const json& a, request_context&) {
+                      std::string name = a["name"];
+                      cafmcp::tool t;
+                      t.name = name;
+                      t.description = "Added at run time by add_tool";
+                      t.handler = [name](const json&, request_context&) {
+                        return tool_result::text("I am " + name);
+                      };
+                      return outcome(s->add_tool(t), "added tool " + name, "could not add tool " + name);
+                    }));
+
+  srv.add_tool(make("remove_tool", "Removes a tool (list_changed: removed)",
+                    schema({{"name", str}}, {"name"}), [s](const json& a, request_context&) {
+                      std::string name = a["name"];
+                      return outcome(s->remove_tool(name), "removed tool " + name, "no such tool: " + name);
+                    }));
+
+  srv.add_tool(make("add_prompt", "Adds a prompt", schema({{"name", str}}, {"name"}),
+                    [s](const json& a, request_context&) {
+                      std::string name = a["name"];
+                      cafmcp::prompt p;
+                      p.name = name;
+                      p.description = "Added at run time by add_prompt";
+                      p.handler = [name](const auto&, request_context&) {
+                        cafmcp::prompt_result r;
+                        r.messages.push_back({"user", cafmcp::content::text("Prompt " + name)});
+                        return r;
+                      };
+                      return outcome(s->add_prompt(p), "added prompt " + name, "could not add prompt " + name);
+                    }));
+
+  srv.add_tool(make("remove_prompt", "Removes a prompt (list_changed: removed)",
+                    schema({{"name", str}}, {"name"}), [s](const json& a, request_context&) {
+                      std::string name = a["name"];
+                      return outcome(s->remove_prompt(name), "removed prompt " + name,
+                                     "no such prompt: " + name);
+                    }));
+}
+
+} // namespace everything
