@@ -1,0 +1,53 @@
+// Starts build/bin/everything-server under the official TypeScript SDK
+// client and records every message the client transport receives, before
+// the SDK's per-method schemas strip what they do not know.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+export const serverPath = process.env.EVERYTHING_SERVER ?? new URL('../../../build/bin/everything-server', import.meta.url).pathname;
+
+export class Recorder {
+  constructor() { this.messages = []; this.waiters = []; }
+  push(msg) {
+    this.messages.push(msg);
+    for (const w of [...this.waiters]) w.check();
+  }
+  // Resolves with the first recorded message (from `from` on) that matches;
+  // rejects after `ms` - a bounded wait, never a sleep.
+  waitFor(pred, { ms = 5000, from = 0 } = {}) {
+    return new Promise((resolve, reject) => {
+      const w = {
+        check: () => {
+          const i = this.messages.findIndex((m, idx) => idx >= from && pred(m));
+          if (i < 0) return false;
+          clearTimeout(w.timer);
+          this.waiters.splice(this.waiters.indexOf(w), 1);
+          resolve(this.messages[i]);
+          return true;
+        },
+      };
+      w.timer = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(w), 1);
+        reject(new Error(`no matching message within ${ms} ms; saw ${JSON.stringify(this.messages.slice(from)).slice(0, 2000)}`));
+      }, ms);
+      this.waiters.push(w);
+      w.check();
+    });
+  }
+  count(pred, from = 0) { return this.messages.slice(from).filter(pred).length; }
+  get mark() { return this.messages.length; }
+}
+
+export const isMethod = (method) => (m) => m.method === method;
+
+export async function connect({ args = [], capabilities = {} } = {}) {
+  const transport = new StdioClientTransport({ command: serverPath, args: ['--stdio', ...args], stderr: 'pipe' });
+  const client = new Client({ name: 'cafmcp-interop', version: '1.0.0' }, { capabilities });
+  await client.connect(transport);
+  const recorder = new Recorder();
+  const original = transport.onmessage;
+  transport.onmessage = (msg, extra) => { recorder.push(msg); original?.(msg, extra); };
+  return { client, transport, recorder, close: () => client.close() };
+}
+
+export const textOf = (result) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
