@@ -1,10 +1,11 @@
 // everything-server: every conformance fixture plus the mutation tools, over
-// stdio (and, once the HTTP transport lands, Streamable HTTP).
+// stdio or Streamable HTTP.
 #include <iostream>
 #include <map>
 
 #include <CLI/CLI.hpp>
 #include <cafmcp/server.hpp>
+#include <cafmcp/streamable_http.hpp>
 
 #include "fixtures.hpp"
 
@@ -19,7 +20,11 @@ int main(int argc, char** argv) {
     ->check(CLI::IsMember({"params", "meta", "both", "none"}));
   app.add_option("--page-size", page_size, "items per list page")->check(CLI::PositiveNumber);
   app.add_option("--max-message-bytes", max_message_bytes, "largest accepted message");
-  // -- HTTP transport flags go here (Streamable HTTP issue) --
+  bool http = false;
+  cafmcp::http_options http_opts;
+  app.add_flag("--http", http, "serve Streamable HTTP at http://HOST:PORT/mcp instead");
+  app.add_option("--host", http_opts.host, "address to bind (default 127.0.0.1)");
+  app.add_option("--port", http_opts.port, "port (0: any free port, printed on stderr)");
   CLI11_PARSE(app, argc, argv);
 
   static const std::map<std::string, cafmcp::change_metadata> modes = {
@@ -39,5 +44,11 @@ int main(int argc, char** argv) {
   cafmcp::server srv(opts);
   everything::install_conformance_fixtures(srv);
   everything::install_mutation_tools(srv);
-  return srv.serve_stdio();
+  if (!http)
+    return srv.serve_stdio();
+  cafmcp::streamable_http transport(srv, http_opts);
+  transport.start();
+  std::cerr << "everything-server: listening on http://" << http_opts.host << ":" << transport.port()
+            << http_opts.path << std::endl;
+  return transport.run(); // until SIGINT/SIGTERM
 }

@@ -1,0 +1,77 @@
+#pragma once
+// MCP's Streamable HTTP transport (2025-11-25) for a cafmcp::server: one
+// endpoint for POST, GET and DELETE, sessions with unguessable ids, SSE
+// streams with resumable event ids, and the security checks the spec asks
+// for. One Asio event loop owns every socket; actors hand it frames without
+// ever blocking on a client.
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cafmcp/server.hpp"
+
+namespace cafmcp {
+
+struct http_options {
+  std::string host = "127.0.0.1"; // loopback unless you say otherwise
+  std::uint16_t port = 3000;      // 0: any free port (see streamable_http::port)
+  std::string path = "/mcp";
+  /// Extra Host header values and Origins accepted besides this server's own
+  /// loopback names (localhost, 127.0.0.1, [::1] with the bound port).
+  std::vector<std::string> allowed_hosts;
+  std::vector<std::string> allowed_origins;
+  /// When set (or CAFMCP_HTTP_TOKEN in the environment), every request needs
+  /// `Authorization: Bearer <token>`.
+  std::optional<std::string> bearer_token;
+  std::size_t max_body_bytes = 4 * 1024 * 1024;  // -> 413
+  std::size_t max_header_bytes = 16 * 1024;      // -> 431
+  /// Events kept per SSE stream for Last-Event-ID replay.
+  std::size_t stream_history_events = 1024;
+  std::chrono::seconds stream_history_age{300};
+  /// Bytes a client may leave unread on one connection before it is
+  /// disconnected (it can resume with Last-Event-ID).
+  std::size_t max_unread_bytes = 4 * 1024 * 1024;
+  std::chrono::milliseconds keep_alive_interval{15000};
+  std::chrono::milliseconds retry_hint{1000};    // SSE `retry:` before we close
+  /// A session with no open connection and no request for this long ends
+  /// (its client is gone: killed, or never said DELETE).
+  std::chrono::milliseconds session_idle_timeout{std::chrono::minutes(10)};
+  std::size_t max_sessions = 100000;
+};
+
+/// Counters for tests and health checks.
+struct http_stats {
+  std::size_t sessions = 0;
+  std::size_t open_connections = 0;
+  std::size_t open_streams = 0;
+  std::size_t dropped_slow_connections = 0;
+};
+
+class streamable_http {
+public:
+  streamable_http(server& srv, http_options options = {});
+  ~streamable_http(); // stops, ends every session
+  streamable_http(const streamable_http&) = delete;
+  streamable_http& operator=(const streamable_http&) = delete;
+
+  /// Binds and starts the event loop thread; throws when it cannot bind.
+  void start();
+  /// The bound port (useful with port 0).
+  std::uint16_t port() const;
+  /// Stops accepting, closes every connection, ends every session.
+  void stop();
+  /// start() unless started, then block until SIGINT/SIGTERM, then stop().
+  int run();
+
+  http_stats stats() const;
+
+  struct impl;
+
+private:
+  std::unique_ptr<impl> impl_;
+};
+
+} // namespace cafmcp

@@ -1,0 +1,184 @@
+#include "streamable_http/http_session.hpp"
+
+#include "cafmcp/json.hpp"
+#include "streamable_http/sse.hpp"
+#include "streamable_http/transport_state.hpp"
+
+namespace cafmcp::http {
+
+http_session::http_session(std::string id, transport_state& st) : id_(std::move(id)), st_(st) {
+  new_stream(0);
+}
+
+bool http_session::send(frame message, const routing& where) {
+  if (closing_.load())
+    return false;
+  net::post(st_.ioc, [self = shared_from_this(), message = std::move(message), where] {
+    self->route(message, where);
+  });
+  return true;
+}
+
+void http_session::close() {
+  if (closing_.exchange(true))
+    return;
+  net::post(st_.ioc, [self = shared_from_this()] { self->end(); });
+}
+
+http_session::stream& http_session::new_stream(std::uint64_t id) {
+  return streams_
+    .emplace(id, stream(event_store(st_.options.stream_history_events, st_.options.stream_history_age)))
+    .first->second;
+}
+
+void http_session::post_request(const std::shared_ptr<http_conn>& c, std::string key,
+                                std::string body, bool initialize) {
+  touch();
+  pending_[key] = pending{c, 0, initialize};
+  core_->receive(std::move(body));
+}
+
+void http_session::post_other(std::string body) {
+  touch();
+  core_->receive(std::move(body));
+}
+
+void http_session::write(stream& s, std::uint64_t stream_id, std::uint64_t seq, const frame& f) {
+  if (auto c = s.conn.lock(); c && c->open()) {
+    c->send_event(event_head(event_id(stream_id, seq)), f);
+    s.delivered = seq;
+  }
+}
+
+void http_session::answer_json(pending& p, const frame& f) {
+  auto& c = p.conn;
+  if (!c || !c->open())
+    return; // the client left before its answer: nothing to deliver it on
+  if (p.initialize) {
+    // A failed initialize creates no session.
+    auto reply = json::parse(*f, nullptr, false);
+    if (reply.is_discarded() || reply.contains("error")) {
+      c->respond(200, "application/json", {}, f);
+      end();
+      return;
+    }
+  }
+  c->respond(200, "application/json", headers(), f);
+}
+
+void http_session::route(const frame& f, const routing& where) {
+  if (ended_)
+    return;
+  if (!where.request_key) { // unrelated: the standalone stream, or its history
+    auto& s = streams_.at(0);
+    write(s, 0, s.history.append(f), f);
+    return;
+  }
+  auto it = pending_.find(*where.request_key);
+  if (it == pending_.end())
+    return; // its POST was answered already (a late duplicate)
+  auto& p = it->second;
+  if (p.stream == 0) {
+    if (where.final_response) { // the only message: plain JSON
+      answer_json(p, f);
+      pending_.erase(it);
+      return;
+    }
+    // A related message comes first: this answer becomes an SSE stream.
+    p.stream = next_stream_++;
+    auto& s = new_stream(p.stream);
+    if (auto& c = p.conn; c && c->open()) {
+      c->begin_sse(headers());
+      c->send_text(priming_event(event_id(p.stream, 0), st_.options.retry_hint.count()));
+      s.conn = c;
+    }
+  }
+  auto& s = streams_.at(p.stream);
+  write(s, p.stream, s.history.append(f), f);
+  if (where.final_response) {
+    s.finished = true;
+    if (auto c = s.conn.lock())
+      c->end_sse();
+    s.conn.reset();
+    pending_.erase(it);
+  }
+}
+
+void http_session::attach_stream(stream& s, std::uint64_t id, const std::shared_ptr<http_conn>& c) {
+  s.conn = c;
+  std::weak_ptr<http_session> weak = shared_from_this();
+  c->on_close = [weak] {
+    if (auto self = weak.lock())
+      self->touch(); // idle time counts from when the last connection left
+  };
+}
+
+void http_session::open_stream(const std::shared_ptr<http_conn>& c,
+                               const std::optional<std::string>& last_event_id) {
+  touch();
+  std::uint64_t stream_id = 0, seq = 0;
+  bool resuming = last_event_id.has_value();
+  if (resuming && !parse_event_id(*last_event_id, stream_id, seq))
+    return st_.reject(c, 400, "Malformed Last-Event-ID: " + *last_event_id, std::nullopt, headers());
+  auto it = streams_.find(stream_id);
+  if (it == streams_.end())
+    return st_.reject(c, 410, "Stream of event " + *last_event_id + " is gone", std::nullopt, headers());
+  auto& s = it->second;
+  if (auto current = s.conn.lock(); current && current->open()) {
+    if (!resuming)
+      return st_.reject(c, 409, "This session already has an open GET stream", std::nullopt, headers());
+    current->end_sse(); // the client came back: the new connection takes over
+  }
+  // Fresh standalone GET: what no connection has taken yet; resumption:
+  // everything after the client's last event.
+  auto from = resuming ? seq : s.delivered;
+  auto missed = s.history.after(from);
+  if (!missed)
+    return st_.reject(c, 410,
+                      "Events after " + (resuming ? *last_event_id : std::string("the last delivery"))
+                        + " are no longer kept; reconnect without Last-Event-ID",
+                      std::nullopt, headers());
+  c->begin_sse(headers());
+  c->send_text(priming_event(event_id(stream_id, from), st_.options.retry_hint.count()));
+  attach_stream(s, stream_id, c);
+  for (auto& e : *missed)
+    write(s, stream_id, e.seq, e.data);
+  if (s.finished) { // a POST stream that already ended: replay only
+    c->end_sse();
+    s.conn.reset();
+  }
+}
+
+void http_session::end() {
+  if (ended_)
+    return;
+  ended_ = true;
+  closing_ = true;
+  if (core_)
+    core_->close(); // the session actor stops; its subscriptions go with it
+  for (auto& [id, s] : streams_)
+    if (auto c = s.conn.lock())
+      c->end_sse();
+  for (auto& [key, p] : pending_)
+    if (p.conn)
+      p.conn->drop();
+  pending_.clear();
+  st_.forget(id_);
+}
+
+bool http_session::idle_since(std::chrono::steady_clock::time_point t) const {
+  if (!pending_.empty())
+    return false;
+  for (auto& [id, s] : streams_)
+    if (auto c = s.conn.lock(); c && c->open())
+      return false;
+  return last_activity_ < t;
+}
+
+void http_session::keep_alive(std::chrono::steady_clock::time_point older_than) {
+  for (auto& [id, s] : streams_)
+    if (auto c = s.conn.lock(); c && c->open() && c->last_write() < older_than)
+      c->send_text(keep_alive_comment);
+}
+
+} // namespace cafmcp::http

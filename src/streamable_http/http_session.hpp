@@ -1,0 +1,85 @@
+#pragma once
+// One MCP session over Streamable HTTP: the transport side of a session
+// actor. It routes each outgoing frame to exactly one stream (the POST
+// stream of the request it belongs to, or the standalone GET stream), keeps
+// every stream's bounded history for Last-Event-ID, and holds what no
+// connection can take right now. All of it runs on the event-loop thread;
+// send()/close() are the only entry points from actor threads.
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "cafmcp/transport.hpp"
+#include "streamable_http/event_store.hpp"
+#include "streamable_http/http_conn.hpp"
+
+namespace cafmcp::http {
+
+struct transport_state;
+
+class http_session : public outbound, public std::enable_shared_from_this<http_session> {
+public:
+  http_session(std::string id, transport_state& st);
+
+  // -- from actor threads ------------------------------------------------
+  bool send(frame message, const routing& where) override;
+  void close() override;
+
+  // -- on the event loop -------------------------------------------------
+  void attach(std::shared_ptr<connection> core) { core_ = std::move(core); }
+  /// A request POST: its answer goes back on `c` (JSON, or an SSE stream
+  /// once a related message precedes it).
+  void post_request(const std::shared_ptr<http_conn>& c, std::string key, std::string body,
+                    bool initialize);
+  /// A notification or response POST (answered 202 by the caller).
+  void post_other(std::string body);
+  /// GET: the standalone stream, or the resumption of any stream.
+  void open_stream(const std::shared_ptr<http_conn>& c, const std::optional<std::string>& last_event_id);
+  /// DELETE, idle expiry, shutdown: the session actor stops.
+  void end();
+
+  const std::string& id() const { return id_; }
+  bool ended() const { return ended_; }
+  bool idle_since(std::chrono::steady_clock::time_point t) const;
+  void keep_alive(std::chrono::steady_clock::time_point older_than);
+  std::string headers() const { return "Mcp-Session-Id: " + id_ + "\r\n"; }
+
+private:
+  struct stream {
+    explicit stream(event_store s) : history(std::move(s)) {}
+    event_store history;
+    std::weak_ptr<http_conn> conn;
+    bool finished = false;        // its final response was sent
+    std::uint64_t delivered = 0;  // standalone stream: last seq written to a connection
+  };
+  struct pending {
+    // Strong: nothing else keeps a connection alive while it waits for
+    // its answer (an SSE stream's own read keeps it alive afterwards).
+    std::shared_ptr<http_conn> conn;
+    std::uint64_t stream = 0; // 0 until the answer turns into an SSE stream
+    bool initialize = false;
+  };
+
+  void route(const frame& f, const routing& where);
+  void answer_json(pending& p, const frame& f);
+  stream& new_stream(std::uint64_t id);
+  void write(stream& s, std::uint64_t stream_id, std::uint64_t seq, const frame& f);
+  void attach_stream(stream& s, std::uint64_t id, const std::shared_ptr<http_conn>& c);
+  void touch() { last_activity_ = std::chrono::steady_clock::now(); }
+
+  std::string id_;
+  transport_state& st_;
+  std::shared_ptr<connection> core_;
+  std::map<std::uint64_t, stream> streams_; // 0: the standalone GET stream
+  std::unordered_map<std::string, pending> pending_;
+  std::uint64_t next_stream_ = 1;
+  std::atomic<bool> closing_{false};
+  bool ended_ = false;
+  std::chrono::steady_clock::time_point last_activity_ = std::chrono::steady_clock::now();
+};
+
+} // namespace cafmcp::http

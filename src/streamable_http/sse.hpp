@@ -1,0 +1,29 @@
+#pragma once
+// Server-sent event framing. The JSON payload is never copied: an event is
+// a small header of its own plus the shared frame plus a terminator.
+#include <cstdint>
+#include <string>
+
+namespace cafmcp::http {
+
+/// Event ids encode their stream: "<stream>-<seq>".
+inline std::string event_id(std::uint64_t stream, std::uint64_t seq) {
+  return std::to_string(stream) + "-" + std::to_string(seq);
+}
+
+/// Parses "<stream>-<seq>"; false on anything else.
+bool parse_event_id(const std::string& text, std::uint64_t& stream, std::uint64_t& seq);
+
+/// "id: <id>\ndata: " — what precedes the frame.
+inline std::string event_head(const std::string& id) { return "id: " + id + "\ndata: "; }
+inline constexpr const char* event_tail = "\n\n";
+
+/// The first event of a stream: an id to resume from, no data; `retry`
+/// tells the client how long to wait before reconnecting.
+inline std::string priming_event(const std::string& id, std::uint64_t retry_ms) {
+  return "id: " + id + "\nretry: " + std::to_string(retry_ms) + "\ndata: \n\n";
+}
+
+inline constexpr const char* keep_alive_comment = ": keep-alive\n\n";
+
+} // namespace cafmcp::http

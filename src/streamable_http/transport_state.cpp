@@ -1,0 +1,132 @@
+#include "streamable_http/transport_state.hpp"
+
+#include <sys/random.h>
+
+#include "streamable_http/http_session.hpp"
+
+namespace cafmcp::http {
+namespace {
+
+std::optional<std::string_view> header(const request& req, std::string_view name) {
+  auto it = req.find(beast::string_view(name.data(), name.size()));
+  if (it == req.end())
+    return std::nullopt;
+  return std::string_view(it->value().data(), it->value().size());
+}
+
+// 128 bits from the kernel's CSPRNG, as 32 hex digits (visible ASCII).
+std::string new_session_id() {
+  unsigned char raw[16];
+  std::size_t got = 0;
+  while (got < sizeof raw) {
+    auto n = ::getrandom(raw + got, sizeof raw - got, 0);
+    if (n > 0)
+      got += static_cast<std::size_t>(n);
+  }
+  static const char* hex = "0123456789abcdef";
+  std::string id;
+  for (auto b : raw) {
+    id.push_back(hex[b >> 4]);
+    id.push_back(hex[b & 15]);
+  }
+  return id;
+}
+
+} // namespace
+
+void transport_state::reject(const std::shared_ptr<http_conn>& c, int status,
+                             const std::string& message,
+                             const std::optional<jsonrpc::request_id>& id,
+                             const std::string& headers) {
+  int code = status == 400 ? jsonrpc::code::invalid_request : -32000;
+  auto body = jsonrpc::serialize_error(id, {code, message, std::nullopt});
+  std::string extra = headers;
+  if (status == 401)
+    extra += "WWW-Authenticate: Bearer\r\n";
+  if (status == 405)
+    extra += "Allow: GET, POST, DELETE\r\n";
+  c->respond(status, "application/json", extra, std::make_shared<const std::string>(std::move(body)));
+}
+
+void transport_state::forget(const std::string& session_id) {
+  if (sessions.erase(session_id))
+    --session_count;
+}
+
+std::shared_ptr<http_session> transport_state::find(const std::shared_ptr<http_conn>& c,
+                                                    const request& req, bool required) {
+  auto id = header(req, "Mcp-Session-Id");
+  if (!id) {
+    if (required)
+      reject(c, 400, "Bad Request: Mcp-Session-Id header is required", std::nullopt);
+    return nullptr;
+  }
+  auto it = sessions.find(std::string(*id));
+  if (it == sessions.end() || it->second->ended()) {
+    reject(c, 404, "Session not found: it ended or never existed; initialize again", std::nullopt);
+    return nullptr;
+  }
+  return it->second;
+}
+
+void transport_state::handle(const std::shared_ptr<http_conn>& c, request req) {
+  request_facts facts{std::string_view(req.method_string().data(), req.method_string().size()),
+                      std::string_view(req.target().data(), req.target().size()),
+                      header(req, "Host"),
+                      header(req, "Origin"),
+                      header(req, "Accept"),
+                      header(req, "Content-Type"),
+                      header(req, "Authorization"),
+                      header(req, "MCP-Protocol-Version")};
+  if (auto no = policy.check(facts))
+    return reject(c, no->status, no->message, std::nullopt);
+  switch (req.method()) {
+    case beast::http::verb::post:
+      return post(c, req);
+    case beast::http::verb::get:
+      if (auto s = find(c, req, true)) {
+        std::optional<std::string> last;
+        if (auto h = header(req, "Last-Event-ID"))
+          last = std::string(*h);
+        s->open_stream(c, last);
+      }
+      return;
+    default: // DELETE
+      if (auto s = find(c, req, true)) {
+        auto h = s->headers();
+        s->end();
+        c->respond(200, {}, h, nullptr);
+      }
+      return;
+  }
+}
+
+void transport_state::post(const std::shared_ptr<http_conn>& c, request& req) {
+  auto& body = req.body();
+  auto parsed = jsonrpc::parse(body, srv.options().message_limits);
+  if (auto* bad = std::get_if<jsonrpc::parse_failure>(&parsed))
+    return reject(c, 400, bad->err.message, bad->id);
+  auto& msg = std::get<jsonrpc::message>(parsed);
+  auto* req_msg = std::get_if<jsonrpc::request>(&msg);
+  bool initialize = req_msg && req_msg->method == "initialize"; // the one method we know
+  std::shared_ptr<http_session> session;
+  if (initialize && !header(req, "Mcp-Session-Id")) {
+    if (sessions.size() >= options.max_sessions)
+      return reject(c, 503, "Too many sessions", req_msg->id);
+    auto id = new_session_id();
+    session = std::make_shared<http_session>(id, *this);
+    session->attach(srv.connect(session));
+    sessions.emplace(id, session);
+    ++session_count;
+  } else {
+    session = find(c, req, true);
+    if (!session)
+      return;
+  }
+  if (req_msg)
+    return session->post_request(c, jsonrpc::to_key(req_msg->id), std::move(body), initialize);
+  session->post_other(std::move(body));
+  c->respond(202, {}, session->headers(), nullptr);
+}
+
+} // namespace cafmcp::http

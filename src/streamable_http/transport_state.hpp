@@ -1,0 +1,47 @@
+#pragma once
+// What the event loop owns: options, the request policy, the sessions by
+// id, and counters. Touched only on the event-loop thread (counters are
+// atomics so stats() can read them from anywhere).
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "cafmcp/json_rpc.hpp"
+#include "cafmcp/streamable_http.hpp"
+#include "streamable_http/http_conn.hpp"
+#include "streamable_http/request_policy.hpp"
+
+namespace cafmcp::http {
+
+class http_session;
+
+struct transport_state {
+  transport_state(server& s, http_options o) : srv(s), options(std::move(o)) {}
+
+  server& srv;
+  http_options options;
+  request_policy policy;
+  net::io_context ioc{1};
+  std::unordered_map<std::string, std::shared_ptr<http_session>> sessions;
+
+  std::atomic<std::size_t> open_connections{0};
+  std::atomic<std::size_t> open_streams{0};
+  std::atomic<std::size_t> dropped_slow{0};
+  std::atomic<std::size_t> session_count{0};
+
+  /// Routes one parsed HTTP request.
+  void handle(const std::shared_ptr<http_conn>& c, request req);
+  /// An HTTP error with a JSON-RPC error body (id when known).
+  void reject(const std::shared_ptr<http_conn>& c, int status, const std::string& message,
+              const std::optional<jsonrpc::request_id>& id, const std::string& headers = {});
+  void forget(const std::string& session_id);
+
+private:
+  void post(const std::shared_ptr<http_conn>& c, request& req);
+  std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, const request& req,
+                                     bool required);
+};
+
+} // namespace cafmcp::http
