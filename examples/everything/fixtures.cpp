@@ -88,8 +88,10 @@ void add_content_tools(cafmcp::server& srv) {
                            return tool_result::error(
                              "This tool intentionally returns an error for testing");
                          }));
-  srv.add_tool(make_tool("test_reconnection", "Answers after a pause (SSE polling test)",
-                         no_args, [](const json&, request_context&) {
+  srv.add_tool(make_tool("test_reconnection",
+                         "Closes its stream mid-call; the result follows on reconnection (SEP-1699)",
+                         no_args, [](const json&, request_context& ctx) {
+                           ctx.release_stream();
                            std::this_thread::sleep_for(std::chrono::milliseconds(100));
                            return tool_result::text("Reconnection test completed successfully.");
                          }));

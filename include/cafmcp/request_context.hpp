@@ -61,6 +61,12 @@ public:
   json request(std::string method, json params,
                std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
+  /// Lets the transport close this request's stream while the handler keeps
+  /// working (SSE polling): the client reconnects with Last-Event-ID and
+  /// receives what follows, the result included. Nothing is lost; stdio
+  /// ignores it.
+  void release_stream();
+
   /// The client's capabilities from initialize (e.g. to check `sampling`).
   const json& client_capabilities() const;
   /// `params._meta` of the request (may be null).

@@ -23,6 +23,10 @@ struct routing {
   /// True for the final response to `request_key`: the HTTP transport may
   /// end that request's stream after it.
   bool final_response = false;
+  /// No message: the transport may close this request's stream now and let
+  /// the client reconnect for the rest (Streamable HTTP's SSE polling,
+  /// SEP-1699). `message` is null with this flag. Others ignore it.
+  bool release_stream = false;
 };
 
 /// Implemented by a transport; called by the session from actor threads.

@@ -38,6 +38,7 @@ using init_atom = caf::atom_constant<caf::atom("init")>;
 using rpc_atom = caf::atom_constant<caf::atom("rpc")>;
 using mutate_atom = caf::atom_constant<caf::atom("mutate")>;
 using ready_atom = caf::atom_constant<caf::atom("ready")>;
+using release_atom = caf::atom_constant<caf::atom("release")>;
 
 /// A server->client request made by a handler (sampling, elicitation...).
 struct client_ask {
@@ -54,7 +55,8 @@ using session_actor = caf::typed_actor<
   caf::reacts_to<reply_atom, std::string, protocol::outcome>,   // final answer to request key
   caf::reacts_to<emit_atom, std::string, frame>,                // progress/log for request key
   caf::reacts_to<ask_atom, std::string, client_ask>,            // handler asks the client
-  caf::reacts_to<forget_atom, std::string>>;                    // handler stopped waiting
+  caf::reacts_to<forget_atom, std::string>,                     // handler stopped waiting
+  caf::reacts_to<release_atom, std::string>>;                   // stream of key may close
 
 /// What the notifier needs to deliver to a session without a hop through it.
 struct session_link {

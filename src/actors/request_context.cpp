@@ -80,6 +80,10 @@ json request_context::request(std::string method, json params, std::chrono::mill
   return std::get<json>(std::move(out));
 }
 
+void request_context::release_stream() {
+  caf::anon_send(impl_->call.env->session, actors::release_atom::value, impl_->call.key);
+}
+
 const json& request_context::client_capabilities() const {
   return impl_->call.env->client_capabilities;
 }

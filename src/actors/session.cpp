@@ -289,6 +289,10 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
       self->state.asks.emplace(ask.id, std::move(ask.answer));
       send_frame(self, std::make_shared<const std::string>(msg.dump()), routing{key, false});
     },
+    [self](release_atom, std::string& key) {
+      if (self->state.calls.count(key) && !self->state.closed)
+        self->state.out->send(nullptr, routing{key, false, true});
+    },
     [self](forget_atom, std::string& ask_id) {
       if (self->state.asks.erase(ask_id))
         send_frame(self,

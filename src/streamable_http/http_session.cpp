@@ -78,20 +78,17 @@ void http_session::route(const frame& f, const routing& where) {
   if (it == pending_.end())
     return; // its POST was answered already (a late duplicate)
   auto& p = it->second;
+  if (where.release_stream) {
+    release(p);
+    return;
+  }
   if (p.stream == 0) {
     if (where.final_response) { // the only message: plain JSON
       answer_json(p, f);
       pending_.erase(it);
       return;
     }
-    // A related message comes first: this answer becomes an SSE stream.
-    p.stream = next_stream_++;
-    auto& s = new_stream(p.stream);
-    if (auto& c = p.conn; c && c->open()) {
-      c->begin_sse(headers());
-      c->send_text(priming_event(event_id(p.stream, 0), st_.options.retry_hint.count()));
-      s.conn = c;
-    }
+    start_stream(p); // a related message comes first: the answer becomes SSE
   }
   auto& s = streams_.at(p.stream);
   write(s, p.stream, s.history.append(f), f);
@@ -102,6 +99,28 @@ void http_session::route(const frame& f, const routing& where) {
     s.conn.reset();
     pending_.erase(it);
   }
+}
+
+void http_session::start_stream(pending& p) {
+  p.stream = next_stream_++;
+  auto& s = new_stream(p.stream);
+  if (auto& c = p.conn; c && c->open()) {
+    c->begin_sse(headers());
+    c->send_text(priming_event(event_id(p.stream, 0), st_.options.retry_hint.count()));
+    s.conn = c;
+  }
+}
+
+// SSE polling: end the connection (after `retry:`), keep the stream; the
+// client comes back with GET + Last-Event-ID for the rest.
+void http_session::release(pending& p) {
+  if (p.stream == 0)
+    start_stream(p);
+  auto& s = streams_.at(p.stream);
+  if (auto c = s.conn.lock())
+    c->end_sse();
+  s.conn.reset();
+  p.conn.reset();
 }
 
 void http_session::attach_stream(stream& s, std::uint64_t id, const std::shared_ptr<http_conn>& c) {

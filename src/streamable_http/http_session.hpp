@@ -66,6 +66,8 @@ private:
 
   void route(const frame& f, const routing& where);
   void answer_json(pending& p, const frame& f);
+  void start_stream(pending& p);
+  void release(pending& p);
   stream& new_stream(std::uint64_t id);
   void write(stream& s, std::uint64_t stream_id, std::uint64_t seq, const frame& f);
   void attach_stream(stream& s, std::uint64_t id, const std::shared_ptr<http_conn>& c);

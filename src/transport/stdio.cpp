@@ -29,6 +29,8 @@ public:
   }
 
   bool send(frame message, const routing&) override {
+    if (!message)
+      return true; // a stream-release hint: stdio has one stream
     std::lock_guard<std::mutex> guard(mtx_);
     if (closing_ || broken_ || queue_.size() >= max_queue_)
       return false;
