@@ -37,9 +37,10 @@ std::string new_session_id() {
 void transport_state::reject(const std::shared_ptr<http_conn>& c, int status,
                              const std::string& message,
                              const std::optional<jsonrpc::request_id>& id,
-                             const std::string& headers) {
-  int code = status == 400 ? jsonrpc::code::invalid_request : -32000;
-  auto body = jsonrpc::serialize_error(id, {code, message, std::nullopt});
+                             const std::string& headers, std::optional<int> code) {
+  if (!code)
+    code = status == 400 ? jsonrpc::code::invalid_request : -32000;
+  auto body = jsonrpc::serialize_error(id, {*code, message, std::nullopt});
   std::string extra = headers;
   if (status == 401)
     extra += "WWW-Authenticate: Bearer\r\n";
@@ -105,7 +106,7 @@ void transport_state::post(const std::shared_ptr<http_conn>& c, request& req) {
   auto& body = req.body();
   auto parsed = jsonrpc::parse(body, srv.options().message_limits);
   if (auto* bad = std::get_if<jsonrpc::parse_failure>(&parsed))
-    return reject(c, 400, bad->err.message, bad->id);
+    return reject(c, 400, bad->err.message, bad->id, {}, bad->err.code);
   auto& msg = std::get<jsonrpc::message>(parsed);
   auto* req_msg = std::get_if<jsonrpc::request>(&msg);
   bool initialize = req_msg && req_msg->method == "initialize"; // the one method we know

@@ -34,8 +34,10 @@ struct transport_state {
   /// Routes one parsed HTTP request.
   void handle(const std::shared_ptr<http_conn>& c, request req);
   /// An HTTP error with a JSON-RPC error body (id when known).
+  /// The JSON-RPC code defaults from the status (400: -32600, else -32000).
   void reject(const std::shared_ptr<http_conn>& c, int status, const std::string& message,
-              const std::optional<jsonrpc::request_id>& id, const std::string& headers = {});
+              const std::optional<jsonrpc::request_id>& id, const std::string& headers = {},
+              std::optional<int> code = std::nullopt);
   void forget(const std::string& session_id);
 
 private:

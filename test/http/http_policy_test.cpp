@@ -1,0 +1,92 @@
+// Which requests reach MCP at all, without a socket.
+#include <gtest/gtest.h>
+
+#include "streamable_http/event_store.hpp"
+#include "streamable_http/request_policy.hpp"
+#include "streamable_http/sse.hpp"
+
+namespace cafmcp::http {
+namespace {
+
+request_facts post(std::string_view host = "127.0.0.1:3000") {
+  return {"POST", "/mcp", host, std::nullopt, "application/json, text/event-stream",
+          "application/json", std::nullopt, std::nullopt};
+}
+
+TEST(RequestPolicy, AWellFormedPostPasses) {
+  auto p = request_policy::from({}, 3000);
+  EXPECT_FALSE(p.check(post()));
+  EXPECT_FALSE(p.check(post("localhost:3000")));
+  auto reversed = post();
+  reversed.accept = "text/event-stream, application/json";
+  EXPECT_FALSE(p.check(reversed));
+}
+
+TEST(RequestPolicy, EachRefusalHasItsStatus) {
+  auto p = request_policy::from({}, 3000);
+  auto with = [&](auto change) {
+    auto f = post();
+    change(f);
+    auto r = p.check(f);
+    return r ? r->status : 0;
+  };
+  EXPECT_EQ(with([](auto& f) { f.target = "/other"; }), 404);
+  EXPECT_EQ(with([](auto& f) { f.host = "evil.example.com"; }), 403);
+  EXPECT_EQ(with([](auto& f) { f.host = std::nullopt; }), 403);
+  EXPECT_EQ(with([](auto& f) { f.origin = "http://evil.example.com"; }), 403);
+  EXPECT_EQ(with([](auto& f) { f.origin = "http://localhost:3000"; }), 0);
+  EXPECT_EQ(with([](auto& f) { f.method = "PUT"; }), 405);
+  EXPECT_EQ(with([](auto& f) { f.accept = "application/json"; }), 406);
+  EXPECT_EQ(with([](auto& f) { f.content_type = "text/plain"; }), 415);
+  EXPECT_EQ(with([](auto& f) { f.protocol_version = "1999-01-01"; }), 400);
+  EXPECT_EQ(with([](auto& f) { f.protocol_version = "2025-03-26"; }), 0);
+  EXPECT_EQ(with([](auto& f) { f.method = "GET"; f.accept = "application/json"; }), 406);
+}
+
+TEST(RequestPolicy, ABearerTokenIsRequiredWhenConfigured) {
+  http_options o;
+  o.bearer_token = "s3cret";
+  auto p = request_policy::from(o, 3000);
+  auto f = post();
+  EXPECT_EQ(p.check(f)->status, 401);
+  f.authorization = "Bearer wrong";
+  EXPECT_EQ(p.check(f)->status, 401);
+  f.authorization = "Bearer s3cret";
+  EXPECT_FALSE(p.check(f));
+}
+
+TEST(EventStore, ReplaysExactlyWhatFollowsAndSaysGoneWhenDiscarded) {
+  event_store s(3, std::chrono::seconds(60));
+  for (int i = 0; i < 5; ++i)
+    s.append(std::make_shared<const std::string>(std::to_string(i)));
+  auto after3 = s.after(3);
+  ASSERT_TRUE(after3);
+  ASSERT_EQ(after3->size(), 2u);
+  EXPECT_EQ(*(*after3)[0].data, "3");
+  EXPECT_EQ((*after3)[1].seq, 5u);
+  EXPECT_TRUE(s.after(2));  // 3,4,5 are kept
+  EXPECT_FALSE(s.after(1)); // 2 was discarded
+  EXPECT_FALSE(s.after(9)); // never issued
+}
+
+TEST(EventStore, DiscardsByAge) {
+  event_store s(100, std::chrono::seconds(10));
+  auto t0 = event_store::clock::now();
+  s.append(std::make_shared<const std::string>("old"), t0);
+  s.append(std::make_shared<const std::string>("new"), t0 + std::chrono::seconds(20));
+  EXPECT_FALSE(s.after(0, t0 + std::chrono::seconds(21)));
+  EXPECT_TRUE(s.after(1, t0 + std::chrono::seconds(21)));
+}
+
+TEST(EventIds, EncodeTheirStream) {
+  std::uint64_t stream = 0, seq = 0;
+  EXPECT_TRUE(parse_event_id(event_id(4, 17), stream, seq));
+  EXPECT_EQ(stream, 4u);
+  EXPECT_EQ(seq, 17u);
+  EXPECT_FALSE(parse_event_id("4-", stream, seq));
+  EXPECT_FALSE(parse_event_id("x-1", stream, seq));
+  EXPECT_FALSE(parse_event_id("12", stream, seq));
+}
+
+} // namespace
+} // namespace cafmcp::http

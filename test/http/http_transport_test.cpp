@@ -1,0 +1,255 @@
+// Streamable HTTP against a real server on a loopback socket: status codes,
+// sessions, streams, resumption, and a client that stops reading.
+#include "http_fixture.hpp"
+
+namespace cafmcp::test {
+namespace {
+
+using ms = std::chrono::milliseconds;
+
+TEST_F(HttpTest, InitializeIssuesAnUnguessableVisibleAsciiSessionId) {
+  raw_http c(port);
+  c.send("POST", initialize_body(), {{"MCP-Protocol-Version", "2025-11-25"}});
+  auto r = c.read_reply();
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.header("content-type"), "application/json");
+  auto id = r.header("mcp-session-id");
+  ASSERT_EQ(id.size(), 32u); // 128 bits, hex
+  for (char ch : id)
+    EXPECT_TRUE(ch >= 0x21 && ch <= 0x7E);
+  EXPECT_EQ(r.json_body()["result"]["protocolVersion"], "2025-11-25");
+  auto second = initialize();
+  EXPECT_NE(second.id, id);
+}
+
+TEST_F(HttpTest, NotificationsAndResponsesGet202) {
+  auto s = initialize();
+  s.conn->send("POST", R"({"jsonrpc":"2.0","method":"notifications/roots/list_changed"})",
+               {{"Mcp-Session-Id", s.id}});
+  auto r = s.conn->read_reply();
+  EXPECT_EQ(r.status, 202);
+  EXPECT_TRUE(r.body.empty());
+}
+
+TEST_F(HttpTest, SessionRulesMissingIs400UnknownIs404DeletedIs404) {
+  raw_http c(port);
+  c.send("POST", rpc(1, "tools/list"));
+  EXPECT_EQ(c.read_reply().status, 400);
+  c.send("POST", rpc(2, "tools/list"), {{"Mcp-Session-Id", "not-a-session"}});
+  EXPECT_EQ(c.read_reply().status, 404);
+  auto s = initialize();
+  s.conn->send("POST", rpc(3, "tools/list"), {{"Mcp-Session-Id", s.id}});
+  EXPECT_EQ(s.conn->read_reply().status, 200);
+  s.conn->send("DELETE", "", {{"Mcp-Session-Id", s.id}});
+  EXPECT_EQ(s.conn->read_reply().status, 200);
+  s.conn->send("POST", rpc(4, "tools/list"), {{"Mcp-Session-Id", s.id}});
+  EXPECT_EQ(s.conn->read_reply().status, 404);
+}
+
+TEST_F(HttpTest, HeaderChecksAnswerWithTheirStatus) {
+  auto s = initialize();
+  auto status_of = [&](std::map<std::string, std::string> headers, const std::string& method = "POST",
+                       const std::string& path = "/mcp") {
+    raw_http c(port);
+    headers.try_emplace("Mcp-Session-Id", s.id);
+    c.send(method, method == "POST" ? rpc(1, "ping") : "", headers, path);
+    return c.read_reply().status;
+  };
+  EXPECT_EQ(status_of({}), 200);
+  EXPECT_EQ(status_of({{"Host", "evil.example.com"}}), 403);
+  EXPECT_EQ(status_of({{"Origin", "http://evil.example.com"}}), 403);
+  EXPECT_EQ(status_of({{"Origin", "http://localhost:" + std::to_string(port)}}), 200);
+  EXPECT_EQ(status_of({{"Accept", "application/json"}}), 406);
+  EXPECT_EQ(status_of({{"Content-Type", "text/plain"}}), 415);
+  EXPECT_EQ(status_of({{"MCP-Protocol-Version", "2099-01-01"}}), 400);
+  EXPECT_EQ(status_of({}, "PUT"), 405);
+  EXPECT_EQ(status_of({}, "POST", "/elsewhere"), 404);
+}
+
+TEST_F(HttpTest, BodiesBatchesAndMalformedInputAreRefused) {
+  auto s = initialize();
+  s.conn->send("POST", R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])", {{"Mcp-Session-Id", s.id}});
+  auto batch = s.conn->read_reply();
+  EXPECT_EQ(batch.status, 400);
+  EXPECT_EQ(batch.json_body()["error"]["code"], -32600);
+  s.conn->send("POST", "{not json", {{"Mcp-Session-Id", s.id}});
+  auto bad = s.conn->read_reply();
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(bad.json_body()["error"]["code"], -32700);
+
+  raw_http big(port); // refused on its declared length, before the body is read
+  big.send_raw("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port)
+               + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream"
+                 "\r\nMcp-Session-Id: " + s.id + "\r\nContent-Length: 5242880\r\n\r\n{");
+  EXPECT_EQ(big.read_reply().status, 413);
+
+  raw_http headers(port);
+  headers.send("POST", rpc(1, "ping"), {{"Mcp-Session-Id", s.id}, {"X-Filler", std::string(20000, 'a')}});
+  EXPECT_EQ(headers.read_reply().status, 431);
+
+  raw_http garbage(port);
+  garbage.send_raw("THIS IS NOT HTTP\r\n\r\n");
+  EXPECT_EQ(garbage.read_reply().status, 400);
+
+  // The session that saw all this still works.
+  s.conn->send("POST", rpc(5, "tools/list"), {{"Mcp-Session-Id", s.id}});
+  EXPECT_EQ(s.conn->read_reply().status, 200);
+}
+
+TEST_F(HttpTest, ConcurrentPostsOnOneSessionAllAnswer) {
+  auto s = initialize();
+  std::vector<std::unique_ptr<raw_http>> conns;
+  for (int i = 0; i < 5; ++i) {
+    conns.push_back(std::make_unique<raw_http>(port));
+    conns.back()->send("POST", rpc(100 + i, "tools/list"), {{"Mcp-Session-Id", s.id}});
+  }
+  for (int i = 0; i < 5; ++i) {
+    auto r = conns[i]->read_reply();
+    ASSERT_EQ(r.status, 200);
+    EXPECT_EQ(r.json_body()["id"], 100 + i);
+  }
+}
+
+TEST_F(HttpTest, RelatedMessagesTurnTheAnswerIntoAnSseStream) {
+  tool t = text_tool("steps");
+  t.handler = [](const json&, request_context& ctx) {
+    ctx.progress(1, 2);
+    ctx.progress(2, 2);
+    return tool_result::text("done");
+  };
+  srv->add_tool(t).get();
+  auto s = initialize();
+  s.conn->send("POST",
+               json{{"jsonrpc", "2.0"}, {"id", 7}, {"method", "tools/call"},
+                    {"params", {{"name", "steps"}, {"_meta", {{"progressToken", "p"}}}}}}
+                 .dump(),
+               {{"Mcp-Session-Id", s.id}});
+  auto head = s.conn->read_reply();
+  ASSERT_EQ(head.status, 200);
+  EXPECT_EQ(head.header("content-type"), "text/event-stream");
+  auto priming = s.conn->next_event(ms(5000), true);
+  ASSERT_TRUE(priming);
+  EXPECT_TRUE(priming->data.empty());
+  std::vector<std::string> methods;
+  for (;;) {
+    auto e = s.conn->next_event();
+    ASSERT_TRUE(e);
+    auto m = json::parse(e->data);
+    if (m.contains("id")) {
+      EXPECT_EQ(m["result"]["content"][0]["text"], "done");
+      break;
+    }
+    methods.push_back(m["method"]);
+  }
+  EXPECT_EQ(methods, (std::vector<std::string>{"notifications/progress", "notifications/progress"}));
+  EXPECT_TRUE(s.conn->closed_by_peer()); // the stream ends after its response
+}
+
+TEST_F(HttpTest, UnrelatedNotificationsGoToTheGetStream) {
+  auto s = initialize();
+  auto stream = open_stream(s);
+  srv->add_tool(text_tool("new_tool")).get();
+  auto e = stream->next_event();
+  ASSERT_TRUE(e);
+  auto m = json::parse(e->data);
+  EXPECT_EQ(m["method"], "notifications/tools/list_changed");
+  EXPECT_EQ(m["params"]["name"], "new_tool");
+  EXPECT_EQ(e->id.rfind("0-", 0), 0u) << "standalone stream events are 0-<seq>";
+  raw_http second(port);
+  second.send("GET", "", {{"Mcp-Session-Id", s.id}});
+  EXPECT_EQ(second.read_reply().status, 409); // one standalone stream per session
+}
+
+TEST_F(HttpTest, NotificationsSentWhileNoStreamIsOpenAreKeptForTheNextGet) {
+  auto s = initialize();
+  srv->add_tool(text_tool("while_away")).get();
+  auto stream = open_stream(s);
+  auto e = stream->next_event();
+  ASSERT_TRUE(e);
+  EXPECT_EQ(json::parse(e->data)["params"]["name"], "while_away");
+}
+
+TEST_F(HttpTest, AResumedStreamGetsEveryMissedEventInOrderOnce) {
+  auto s = initialize();
+  auto stream = open_stream(s);
+  srv->add_tool(text_tool("a")).get();
+  auto first = stream->next_event();
+  ASSERT_TRUE(first);
+  stream->close(); // the network drops
+  for (auto name : {"b", "c", "d"})
+    srv->add_tool(text_tool(name)).get();
+  srv->stats(); // every broadcast has been handed to the transport
+  auto resumed = open_stream(s, first->id);
+  std::vector<std::string> names;
+  for (int i = 0; i < 3; ++i) {
+    auto e = resumed->next_event();
+    ASSERT_TRUE(e);
+    names.push_back(json::parse(e->data)["params"]["name"]);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"b", "c", "d"}));
+  srv->add_tool(text_tool("e")).get(); // then live, no duplicates
+  auto live = resumed->next_event();
+  ASSERT_TRUE(live);
+  EXPECT_EQ(json::parse(live->data)["params"]["name"], "e");
+}
+
+class ShortHistory : public HttpTest {
+  http_options transport_options() override {
+    auto o = HttpTest::transport_options();
+    o.stream_history_events = 2;
+    return o;
+  }
+};
+
+TEST_F(ShortHistory, AnIdTooOldToReplayGetsAClearAnswer) {
+  auto s = initialize();
+  auto stream = open_stream(s);
+  srv->add_tool(text_tool("a")).get();
+  auto first = stream->next_event();
+  ASSERT_TRUE(first);
+  stream->close();
+  for (auto name : {"b", "c", "d"})
+    srv->add_tool(text_tool(name)).get();
+  srv->stats();
+  raw_http late(port);
+  late.send("GET", "", {{"Mcp-Session-Id", s.id}, {"Last-Event-ID", first->id}});
+  auto r = late.read_reply();
+  EXPECT_EQ(r.status, 410);
+  EXPECT_NE(r.json_body()["error"]["message"].get<std::string>().find("no longer kept"), std::string::npos);
+}
+
+class SlowReaders : public HttpTest {
+  http_options transport_options() override {
+    auto o = HttpTest::transport_options();
+    o.max_unread_bytes = 256 * 1024;
+    return o;
+  }
+};
+
+TEST_F(SlowReaders, AClientThatStopsReadingLosesOnlyItsOwnConnection) {
+  auto stuck = initialize();
+  auto healthy = initialize();
+  auto never_read = open_stream(stuck, {}, 4096);
+  auto reader = open_stream(healthy);
+  std::string padding(16 * 1024, 'x');
+  constexpr int mutations = 400; // ~6.5 MB to the stuck client: beyond any socket buffer
+  int received = 0;
+  for (int i = 0; i < mutations; ++i) {
+    auto t = text_tool("t" + std::to_string(i));
+    t.description = padding;
+    srv->add_tool(t).get();
+    while (auto e = reader->next_event(ms(0)))
+      ++received;
+  }
+  while (received < mutations) {
+    auto e = reader->next_event();
+    ASSERT_TRUE(e) << "healthy session stopped receiving at " << received;
+    ++received;
+  }
+  EXPECT_EQ(received, mutations);
+  EXPECT_GE(transport->stats().dropped_slow_connections, 1u);
+  EXPECT_TRUE(never_read->closed_by_peer());
+}
+
+} // namespace
+} // namespace cafmcp::test
