@@ -8,5 +8,8 @@ namespace everything {
 
 void install_conformance_fixtures(cafmcp::server& srv);
 void install_mutation_tools(cafmcp::server& srv);
+/// `server_stats`: the notifier's sessions and subscriptions, for tests
+/// that check a departed client left nothing behind.
+void install_diagnostics(cafmcp::server& srv);
 
 } // namespace everything

@@ -25,6 +25,9 @@ int main(int argc, char** argv) {
   app.add_flag("--http", http, "serve Streamable HTTP at http://HOST:PORT/mcp instead");
   app.add_option("--host", http_opts.host, "address to bind (default 127.0.0.1)");
   app.add_option("--port", http_opts.port, "port (0: any free port, printed on stderr)");
+  std::size_t idle_ms = 0;
+  app.add_option("--session-idle-timeout-ms", idle_ms,
+                 "end HTTP sessions with no connection for this long (default 10 min)");
   CLI11_PARSE(app, argc, argv);
 
   static const std::map<std::string, cafmcp::change_metadata> modes = {
@@ -44,8 +47,11 @@ int main(int argc, char** argv) {
   cafmcp::server srv(opts);
   everything::install_conformance_fixtures(srv);
   everything::install_mutation_tools(srv);
+  everything::install_diagnostics(srv);
   if (!http)
     return srv.serve_stdio();
+  if (idle_ms > 0)
+    http_opts.session_idle_timeout = std::chrono::milliseconds(idle_ms);
   cafmcp::streamable_http transport(srv, http_opts);
   transport.start();
   std::cerr << "everything-server: listening on http://" << http_opts.host << ":" << transport.port()

@@ -137,4 +137,18 @@ void install_mutation_tools(cafmcp::server& srv) {
                     }));
 }
 
+void install_diagnostics(cafmcp::server& srv) {
+  cafmcp::server* s = &srv;
+  srv.add_tool(make("server_stats", "Sessions and subscriptions the change notifier holds",
+                    {{"type", "object"}, {"properties", json::object()}},
+                    [s](const json&, request_context&) {
+                      auto st = s->stats();
+                      return tool_result::structured({{"sessions", st.sessions},
+                                                      {"subscriptions", st.subscriptions},
+                                                      {"subscribedUris", st.subscribed_uris},
+                                                      {"broadcasts", st.broadcasts},
+                                                      {"deliveries", st.deliveries}});
+                    }));
+}
+
 } // namespace everything

@@ -51,3 +51,32 @@ export async function connect({ args = [], capabilities = {} } = {}) {
 }
 
 export const textOf = (result) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+// Starts everything-server over HTTP on a free port; resolves with its URL
+// once it prints that it listens.
+export function startHttpServer(args = []) {
+  const child = spawn(serverPath, ['--http', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('everything-server did not start')), 10000);
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      const m = line.match(/(http:\/\/\S+)/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    child.on('exit', (code) => reject(new Error(`everything-server exited with ${code}`)));
+  });
+  return { child, url, stop: () => new Promise((resolve) => { child.on('exit', resolve); child.kill('SIGTERM'); }) };
+}
+
+export async function connectHttp(url, { capabilities = {} } = {}) {
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  const client = new Client({ name: 'cafmcp-interop-http', version: '1.0.0' }, { capabilities });
+  await client.connect(transport);
+  const recorder = new Recorder();
+  const original = transport.onmessage;
+  transport.onmessage = (msg, extra) => { recorder.push(msg); original?.(msg, extra); };
+  return { client, transport, recorder, close: () => client.close() };
+}
