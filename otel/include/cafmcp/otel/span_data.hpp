@@ -1,0 +1,49 @@
+#pragma once
+// A finished span as exporters see it.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "cafmcp/otel/context.hpp"
+
+namespace cafmcp::otel {
+
+using attribute_value = std::variant<std::string, std::int64_t, double, bool>;
+using attributes = std::vector<std::pair<std::string, attribute_value>>;
+
+/// OTLP's enum values.
+enum class span_kind : int { internal = 1, server = 2, client = 3, producer = 4, consumer = 5 };
+enum class status_code : int { unset = 0, ok = 1, error = 2 };
+
+struct span_event {
+  std::uint64_t time_unix_nano = 0;
+  std::string name;
+  otel::attributes attributes;
+};
+
+struct span_link {
+  span_context context;
+  otel::attributes attributes;
+};
+
+struct span_data {
+  span_context context;
+  span_id parent{};          // all zero: a root span
+  bool parent_remote = false; // the parent came from another process
+  std::string name;
+  span_kind kind = span_kind::internal;
+  std::uint64_t start_unix_nano = 0;
+  std::uint64_t end_unix_nano = 0;
+  otel::attributes attributes;
+  std::vector<span_event> events;
+  std::vector<span_link> links;
+  status_code status = status_code::unset;
+  std::string status_message;
+};
+
+std::uint64_t now_unix_nano();
+
+} // namespace cafmcp::otel

@@ -1,0 +1,137 @@
+#include "cafmcp/otel/context.hpp"
+
+#include <random>
+
+#include <sys/random.h>
+
+namespace cafmcp::otel {
+namespace {
+
+template <std::size_t N>
+std::string hex(const std::array<std::uint8_t, N>& bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  out.reserve(N * 2);
+  for (auto b : bytes) {
+    out.push_back(digits[b >> 4]);
+    out.push_back(digits[b & 15]);
+  }
+  return out;
+}
+
+template <std::size_t N>
+bool nonzero(const std::array<std::uint8_t, N>& bytes) {
+  for (auto b : bytes)
+    if (b)
+      return true;
+  return false;
+}
+
+int lower_hex(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  return -1; // uppercase is invalid in traceparent
+}
+
+template <std::size_t N>
+bool read_hex(std::string_view text, std::array<std::uint8_t, N>& out) {
+  if (text.size() != N * 2)
+    return false;
+  for (std::size_t i = 0; i < N; ++i) {
+    int hi = lower_hex(text[2 * i]), lo = lower_hex(text[2 * i + 1]);
+    if (hi < 0 || lo < 0)
+      return false;
+    out[i] = static_cast<std::uint8_t>(hi << 4 | lo);
+  }
+  return true;
+}
+
+std::mt19937_64& generator() {
+  thread_local std::mt19937_64 gen = [] {
+    std::uint64_t seed = 0;
+    while (::getrandom(&seed, sizeof seed, 0) != sizeof seed) {
+    }
+    return std::mt19937_64(seed);
+  }();
+  return gen;
+}
+
+template <std::size_t N>
+std::array<std::uint8_t, N> random_bytes() {
+  std::array<std::uint8_t, N> out{};
+  do {
+    for (std::size_t i = 0; i < N; i += 8) {
+      auto v = generator()();
+      for (std::size_t j = 0; j < 8 && i + j < N; ++j)
+        out[i + j] = static_cast<std::uint8_t>(v >> (8 * j));
+    }
+  } while (!nonzero(out));
+  return out;
+}
+
+} // namespace
+
+std::string to_hex(const trace_id& id) { return hex(id); }
+std::string to_hex(const span_id& id) { return hex(id); }
+bool is_valid(const trace_id& id) { return nonzero(id); }
+bool is_valid(const span_id& id) { return nonzero(id); }
+trace_id random_trace_id() { return random_bytes<16>(); }
+span_id random_span_id() { return random_bytes<8>(); }
+
+bool valid_tracestate(std::string_view ts) {
+  if (ts.empty())
+    return true;
+  std::size_t members = 0, pos = 0;
+  while (pos <= ts.size()) {
+    auto comma = ts.find(',', pos);
+    auto member = ts.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+    while (!member.empty() && (member.front() == ' ' || member.front() == '\t'))
+      member.remove_prefix(1);
+    while (!member.empty() && (member.back() == ' ' || member.back() == '\t'))
+      member.remove_suffix(1);
+    if (!member.empty()) {
+      auto eq = member.find('=');
+      if (eq == 0 || eq == std::string_view::npos || eq + 1 >= member.size() || eq > 256)
+        return false;
+      ++members;
+    }
+    if (comma == std::string_view::npos)
+      break;
+    pos = comma + 1;
+  }
+  return members <= 32;
+}
+
+std::optional<span_context> parse_traceparent(std::string_view tp, std::string_view tracestate) {
+  // version-traceid-spanid-flags; later versions may append fields.
+  if (tp.size() < 55 || tp[2] != '-' || tp[35] != '-' || tp[52] != '-')
+    return std::nullopt;
+  std::array<std::uint8_t, 1> version{}, flags{};
+  if (!read_hex(tp.substr(0, 2), version) || version[0] == 0xff)
+    return std::nullopt;
+  if (version[0] == 0 && tp.size() != 55)
+    return std::nullopt;
+  if (tp.size() > 55 && tp[55] != '-')
+    return std::nullopt;
+  span_context ctx;
+  if (!read_hex(tp.substr(3, 32), ctx.trace) || !read_hex(tp.substr(36, 16), ctx.span)
+      || !read_hex(tp.substr(53, 2), flags) || !ctx.valid())
+    return std::nullopt;
+  ctx.flags = flags[0];
+  ctx.remote = true;
+  if (valid_tracestate(tracestate))
+    ctx.tracestate = std::string(tracestate);
+  return ctx;
+}
+
+std::string format_traceparent(const span_context& ctx) {
+  static const char* digits = "0123456789abcdef";
+  std::string out = "00-" + to_hex(ctx.trace) + "-" + to_hex(ctx.span) + "-";
+  out.push_back(digits[ctx.flags >> 4]);
+  out.push_back(digits[ctx.flags & 15]);
+  return out;
+}
+
+} // namespace cafmcp::otel

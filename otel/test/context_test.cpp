@@ -1,0 +1,65 @@
+// Ids and W3C trace context: formats, round trips, and strict rejection.
+#include <gtest/gtest.h>
+
+#include "cafmcp/otel/context.hpp"
+
+namespace cafmcp::otel {
+namespace {
+
+const char* example = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+TEST(Ids, RandomIdsAreValidHexOfTheRightLength) {
+  for (int i = 0; i < 100; ++i) {
+    auto t = random_trace_id();
+    auto s = random_span_id();
+    EXPECT_TRUE(is_valid(t));
+    EXPECT_TRUE(is_valid(s));
+    auto th = to_hex(t), sh = to_hex(s);
+    EXPECT_EQ(th.size(), 32u);
+    EXPECT_EQ(sh.size(), 16u);
+    EXPECT_EQ(th.find_first_not_of("0123456789abcdef"), std::string::npos);
+  }
+  EXPECT_NE(to_hex(random_trace_id()), to_hex(random_trace_id()));
+}
+
+TEST(Traceparent, ParsesAndFormatsRoundTrip) {
+  auto ctx = parse_traceparent(example, "rojo=00f067aa0ba902b7");
+  ASSERT_TRUE(ctx);
+  EXPECT_EQ(to_hex(ctx->trace), "4bf92f3577b34da6a3ce929d0e0e4736");
+  EXPECT_EQ(to_hex(ctx->span), "00f067aa0ba902b7");
+  EXPECT_TRUE(ctx->sampled());
+  EXPECT_TRUE(ctx->remote);
+  EXPECT_EQ(ctx->tracestate, "rojo=00f067aa0ba902b7");
+  EXPECT_EQ(format_traceparent(*ctx), example);
+}
+
+TEST(Traceparent, RejectsMalformedHeaders) {
+  for (const char* bad : {
+         "",
+         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7",         // no flags
+         "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",     // uppercase
+         "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",     // version ff
+         "00-00000000000000000000000000000000-00f067aa0ba902b7-01",     // zero trace id
+         "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",     // zero span id
+         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-x",   // v00 with extra
+         "00_4bf92f3577b34da6a3ce929d0e0e4736_00f067aa0ba902b7_01",     // separators
+         "00-4bf92f3577b34da6a3ce929d0e0e473g-00f067aa0ba902b7-01",     // not hex
+       })
+    EXPECT_FALSE(parse_traceparent(bad)) << bad;
+  // A future version is read by its first four fields.
+  EXPECT_TRUE(parse_traceparent("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra"));
+}
+
+TEST(Tracestate, MalformedStateIsDroppedNotTheContext) {
+  auto ctx = parse_traceparent(example, "=broken");
+  ASSERT_TRUE(ctx);
+  EXPECT_TRUE(ctx->tracestate.empty());
+  std::string many;
+  for (int i = 0; i < 33; ++i)
+    many += (i ? "," : "") + std::string("k") + std::to_string(i) + "=v";
+  EXPECT_FALSE(valid_tracestate(many));
+  EXPECT_TRUE(valid_tracestate("a=1, b=2"));
+}
+
+} // namespace
+} // namespace cafmcp::otel
