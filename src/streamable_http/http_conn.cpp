@@ -152,8 +152,11 @@ void http_conn::write_next() {
                                            c.body ? net::buffer(*c.body) : net::const_buffer(),
                                            net::buffer(c.tail)};
   net::async_write(socket_, bufs, [self = shared_from_this()](beast::error_code ec, std::size_t n) {
-    if (ec)
+    self->writing_ = false;
+    if (ec || self->closed_) { // closed meanwhile: the queue is no longer ours to walk
+      self->queue_.clear();
       return self->finish();
+    }
     self->queued_bytes_ -= n;
     self->last_write_ = std::chrono::steady_clock::now();
     self->queue_.pop_front();
@@ -172,7 +175,8 @@ void http_conn::finish() {
   beast::error_code ec;
   socket_.shutdown(tcp::socket::shutdown_both, ec);
   socket_.close(ec);
-  queue_.clear();
+  if (!writing_) // an in-flight write still points into the front chunk
+    queue_.clear();
   if (on_close) {
     auto cb = std::move(on_close);
     cb();

@@ -19,17 +19,20 @@ class http_session;
 
 struct transport_state {
   transport_state(server& s, http_options o) : srv(s), options(std::move(o)) {}
+  ~transport_state() { sessions.clear(); } // sessions hold connections bound to ioc
 
-  server& srv;
-  http_options options;
-  request_policy policy;
-  net::io_context ioc{1};
-  std::unordered_map<std::string, std::shared_ptr<http_session>> sessions;
-
+  // Declared first, destroyed last: connections count themselves out here
+  // while the event loop's leftover handlers are destroyed.
   std::atomic<std::size_t> open_connections{0};
   std::atomic<std::size_t> open_streams{0};
   std::atomic<std::size_t> dropped_slow{0};
   std::atomic<std::size_t> session_count{0};
+
+  server& srv;
+  http_options options;
+  request_policy policy;
+  std::unordered_map<std::string, std::shared_ptr<http_session>> sessions;
+  net::io_context ioc{1}; // destroyed first: its pending handlers hold connections
 
   /// Routes one parsed HTTP request.
   void handle(const std::shared_ptr<http_conn>& c, request req);
