@@ -41,6 +41,8 @@ public:
   virtual bool send(frame message, const routing& where) = 0;
   /// The server ends this connection (stdio: close stdout and stop reading).
   virtual void close() = 0;
+  /// OpenTelemetry's `network.transport` ("pipe", "tcp"), or null.
+  virtual const char* network_transport() const { return nullptr; }
 };
 
 /// Implemented by the core; held by the transport for one client connection.

@@ -1,6 +1,7 @@
 #include "actors/notifier.hpp"
 
 #include "actors/runtime.hpp"
+#include "protocol/request_span.hpp"
 
 namespace cafmcp::actors {
 namespace {
@@ -10,21 +11,53 @@ void forget(notifier_state& st, std::uint64_t id) {
   st.sessions.erase(id);
 }
 
-// One send, wrapped in its own span. A full or closed connection is the
-// session's to end (the client may resume); the notifier never waits.
-void deliver(notifier_actor::pointer self, runtime& rt, notifier_state::member& m,
-             const frame& f, std::string_view method, const trace_context& parent) {
-  auto span = start_span(rt.tracing(), "send " + std::string(method), span_kind::producer, parent);
+struct broadcast_facts {
+  std::string_view method;
+  std::string uri;       // resources/updated, resource list changes
+  std::string operation; // list changes
+};
+
+// One send, wrapped in its own span (the server is the CLIENT side of a
+// notification, in the semantic conventions). A full or closed connection is
+// the session's to end (the client may resume); the notifier never waits.
+void deliver(notifier_actor::pointer self, runtime& rt, notifier_state::member& m, const frame& f,
+             const broadcast_facts& facts, const trace_context& parent) {
+  auto span = start_span(rt.tracing(), "send " + std::string(facts.method), span_kind::client, parent);
   if (span) {
-    span->set_attribute("mcp.method.name", std::string(method));
+    span->set_attribute("mcp.method.name", std::string(facts.method));
     span->set_attribute("mcp.session.id", m.link.id);
+    if (!facts.uri.empty())
+      span->set_attribute("mcp.resource.uri", facts.uri);
+    if (!facts.operation.empty())
+      span->set_attribute("cafmcp.operation", facts.operation);
   }
   if (!m.link.out->send(f, routing{}))
     self->send(m.link.handle, close_atom::value);
 }
 
-frame serialize_once(const json& message) {
-  return std::make_shared<const std::string>(message.dump());
+// Builds the bytes once (with the broadcast span's trace context in
+// `_meta`, so a client can continue the trace) and hands the same buffer
+// to every target.
+void broadcast(notifier_actor::pointer self, runtime& rt, json message, const broadcast_facts& facts,
+               const trace_context& parent, const std::vector<notifier_state::member*>& targets) {
+  auto& st = *rt.notifier_data;
+  auto span = start_span(rt.tracing(), "broadcast " + std::string(facts.method), span_kind::internal, parent);
+  auto ctx = span ? span->context() : parent;
+  if (span)
+    protocol::inject_trace_context(message, ctx);
+  auto f = std::make_shared<const std::string>(message.dump());
+  ++st.broadcasts;
+  for (auto* m : targets)
+    deliver(self, rt, *m, f, facts, ctx);
+  st.deliveries += targets.size();
+  if (span) {
+    span->set_attribute("mcp.method.name", std::string(facts.method));
+    if (!facts.uri.empty())
+      span->set_attribute("mcp.resource.uri", facts.uri);
+    if (!facts.operation.empty())
+      span->set_attribute("cafmcp.operation", facts.operation);
+    span->set_attribute("cafmcp.subscriber_count", static_cast<std::int64_t>(targets.size()));
+  }
 }
 
 } // namespace
@@ -66,49 +99,27 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
       return json::object(); // idempotent: unknown subscriptions are fine
     },
     [self, rt](change_atom, protocol::change& c, trace_context& trace) {
-      auto& st = *rt->notifier_data;
-      auto method = protocol::list_changed_method(c.kind);
-      auto span = start_span(rt->tracing(), "broadcast " + std::string(method),
-                             span_kind::internal, trace);
-      auto f = serialize_once(protocol::list_changed_notification(c, rt->options->list_changed_metadata));
-      ++st.broadcasts;
-      auto ctx = span ? span->context() : trace;
-      std::size_t n = 0;
-      for (auto& [id, m] : st.sessions)
-        if (m.active) {
-          deliver(self, *rt, m, f, method, ctx);
-          ++n;
-        }
-      st.deliveries += n;
-      if (span) {
-        span->set_attribute("mcp.method.name", std::string(method));
-        span->set_attribute("cafmcp.operation", std::string(protocol::to_string(c.op)));
-        span->set_attribute("cafmcp.subscriber_count", static_cast<std::int64_t>(n));
-      }
+      std::vector<notifier_state::member*> targets;
+      for (auto& [id, m] : rt->notifier_data->sessions)
+        if (m.active)
+          targets.push_back(&m);
+      bool by_uri = c.kind == protocol::item_kind::resource
+                    || c.kind == protocol::item_kind::resource_template;
+      broadcast(self, *rt, protocol::list_changed_notification(c, rt->options->list_changed_metadata),
+                {protocol::list_changed_method(c.kind), by_uri ? c.key : std::string(),
+                 std::string(protocol::to_string(c.op))},
+                trace, targets);
     },
     [self, rt](updated_atom, std::string& uri, trace_context& trace) {
       auto& st = *rt->notifier_data;
-      auto targets = st.index.subscribers_of(uri);
+      std::vector<notifier_state::member*> targets;
+      for (auto id : st.index.subscribers_of(uri))
+        if (auto it = st.sessions.find(id); it != st.sessions.end() && it->second.active)
+          targets.push_back(&it->second);
       if (targets.empty())
         return;
-      constexpr std::string_view method = "notifications/resources/updated";
-      auto span = start_span(rt->tracing(), "broadcast " + std::string(method),
-                             span_kind::internal, trace);
-      auto f = serialize_once(protocol::resource_updated_notification(uri));
-      ++st.broadcasts;
-      auto ctx = span ? span->context() : trace;
-      std::size_t n = 0;
-      for (auto id : targets)
-        if (auto it = st.sessions.find(id); it != st.sessions.end() && it->second.active) {
-          deliver(self, *rt, it->second, f, method, ctx);
-          ++n;
-        }
-      st.deliveries += n;
-      if (span) {
-        span->set_attribute("mcp.method.name", std::string(method));
-        span->set_attribute("mcp.resource.uri", uri);
-        span->set_attribute("cafmcp.subscriber_count", static_cast<std::int64_t>(n));
-      }
+      broadcast(self, *rt, protocol::resource_updated_notification(uri),
+                {"notifications/resources/updated", uri, {}}, trace, targets);
     },
     [rt](stats_atom) -> server_stats {
       auto& st = *rt->notifier_data;

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <vector>
 
+#include "actors/current_trace.hpp"
 #include "actors/server_impl.hpp"
 #include "actors/session.hpp"
 #include "transport/stdio.hpp"
@@ -84,7 +85,8 @@ std::future<bool> server::remove_prompt(std::string name) {
 }
 
 void server::resource_updated(std::string uri) {
-  caf::anon_send(impl_->rt->server(), actors::updated_atom::value, std::move(uri), trace_context{});
+  caf::anon_send(impl_->rt->server(), actors::updated_atom::value, std::move(uri),
+                 actors::current_trace());
 }
 
 std::shared_ptr<connection> server::connect(std::shared_ptr<outbound> out) {

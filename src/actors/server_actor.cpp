@@ -28,7 +28,9 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
       return self->delegate(rt->notifier(), sub_atom::value, s, std::move(uri), is_template);
     },
     [self, rt](mutate_atom, mutation& m) {
-      auto span = start_span(rt->tracing(), m.what, span_kind::internal, m.trace);
+      auto span = start_span(rt->tracing(), "mutation " + m.what, span_kind::internal, m.trace);
+      if (span)
+        span->set_attribute("cafmcp.mutation", m.what);
       protocol::mutation_effect effect;
       try {
         effect = m.apply(*rt->registry);

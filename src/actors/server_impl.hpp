@@ -4,6 +4,7 @@
 #include <mutex>
 #include <vector>
 
+#include "actors/current_trace.hpp"
 #include "actors/runtime.hpp"
 #include "actors/supervisor.hpp"
 #include "cafmcp/server.hpp"
@@ -42,7 +43,8 @@ struct server::impl {
     // If the server actor is between incarnations the message is dropped and
     // the promise with it: the future reports broken_promise, not success.
     caf::anon_send(rt->server(), actors::mutate_atom::value,
-                   actors::mutation{std::move(what), std::move(apply), std::move(done), {}});
+                   actors::mutation{std::move(what), std::move(apply), std::move(done),
+                                    actors::current_trace()});
     return result;
   }
 

@@ -1,6 +1,7 @@
 #include "actors/session.hpp"
 
 #include "actors/runtime.hpp"
+#include "protocol/request_span.hpp"
 
 namespace cafmcp::actors {
 namespace {
@@ -39,8 +40,20 @@ void send_frame(self_ptr self, frame f, routing where) {
   }
 }
 
+// The request's span ends with its answer.
+void end_span(self_ptr self, const std::string& key, const protocol::outcome& out) {
+  auto& spans = self->state.spans;
+  if (spans.empty())
+    return;
+  if (auto it = spans.find(key); it != spans.end()) {
+    protocol::finish_request_span(*it->second, out);
+    spans.erase(it);
+  }
+}
+
 void answer(self_ptr self, const jsonrpc::request_id& id, const protocol::outcome& out) {
   auto key = jsonrpc::to_key(id);
+  end_span(self, key, out);
   std::string text = std::holds_alternative<json>(out)
                        ? jsonrpc::serialize_result(id, std::get<json>(out))
                        : jsonrpc::serialize_error(id, std::get<jsonrpc::error>(out));
@@ -49,8 +62,10 @@ void answer(self_ptr self, const jsonrpc::request_id& id, const protocol::outcom
 
 void fail(self_ptr self, const std::optional<jsonrpc::request_id>& id, jsonrpc::error err) {
   routing where;
-  if (id)
+  if (id) {
     where = routing{jsonrpc::to_key(*id), true};
+    end_span(self, *where.request_key, err);
+  }
   send_frame(self, std::make_shared<const std::string>(jsonrpc::serialize_error(id, err)), where);
 }
 
@@ -164,7 +179,13 @@ void forward(self_ptr self, jsonrpc::request& req, const std::string& key) {
                                          + ")"));
   auto flag = std::make_shared<std::atomic<bool>>(false);
   st.calls.emplace(key, flag);
-  call c{key, std::move(req.method), req.params.value_or(json::object()), st.env, flag, {}};
+  // Workers (and the mutations their handlers make) continue this trace.
+  trace_context trace;
+  if (auto it = st.spans.find(key); it != st.spans.end())
+    trace = it->second->context();
+  else
+    trace = protocol::trace_context_from_meta(req.params.value_or(json::object()));
+  call c{key, std::move(req.method), req.params.value_or(json::object()), st.env, flag, std::move(trace)};
   self->send(current_server(self), rpc_atom::value, std::move(c));
 }
 
@@ -174,6 +195,10 @@ void on_request(self_ptr self, jsonrpc::request& req) {
   if (st.calls.count(key))
     return fail(self, req.id, error_of(jsonrpc::code::invalid_request,
                                        "Request id " + key + " is already in use"));
+  if (auto* t = st.rt->tracing())
+    if (auto s = protocol::start_request_span(
+          t, req, {st.id, st.env ? st.env->protocol_version : std::string(), st.out->network_transport()}))
+      st.spans[key] = std::move(s);
   if (auto err = protocol::admit_request(st.phase, req.method))
     return fail(self, req.id, *err);
   if (req.method == "ping")
@@ -208,6 +233,10 @@ void on_notification(self_ptr self, const jsonrpc::notification& n) {
     if (auto it = st.calls.find(key); it != st.calls.end()) {
       it->second->store(true);
       st.calls.erase(it); // its result, if it still comes, is dropped
+      if (auto s = st.spans.find(key); s != st.spans.end()) {
+        s->second->set_error("cancelled", "cancelled by the client");
+        st.spans.erase(s);
+      }
     }
   }
   // Other client notifications (roots/list_changed, progress) need nothing.

@@ -27,6 +27,8 @@ struct session_state {
   // Our requests to the client, by the id we sent.
   std::unordered_map<std::string, std::shared_ptr<std::promise<protocol::outcome>>> asks;
   caf::actor_addr watched_server;
+  // Open SERVER spans of requests in flight, by id key (tracing on only).
+  std::unordered_map<std::string, std::unique_ptr<span>> spans;
   bool closed = false;
   // `initialized` arrived before our initialize result was ready (a
   // pipelining client): activate as soon as it is.

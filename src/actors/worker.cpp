@@ -1,9 +1,15 @@
 #include "actors/worker.hpp"
 
+#include "actors/current_trace.hpp"
 #include "actors/request_context_impl.hpp"
 #include "actors/runtime.hpp"
 
 namespace cafmcp::actors {
+
+trace_context& current_trace() {
+  thread_local trace_context ctx;
+  return ctx;
+}
 
 void run_on_worker(runtime& rt, protocol::job job, call c) {
   auto timeout = rt.options->client_request_timeout;
@@ -11,6 +17,7 @@ void run_on_worker(runtime& rt, protocol::job job, call c) {
                                   timeout](caf::event_based_actor*) mutable {
     auto session = c.env->session;
     auto key = c.key;
+    trace_scope scope(c.trace);
     request_context ctx(std::make_shared<request_context::impl>(std::move(c), timeout));
     protocol::outcome result;
     try {

@@ -28,6 +28,7 @@ public:
   // -- from actor threads ------------------------------------------------
   bool send(frame message, const routing& where) override;
   void close() override;
+  const char* network_transport() const override { return "tcp"; }
 
   // -- on the event loop -------------------------------------------------
   void attach(std::shared_ptr<connection> core) { core_ = std::move(core); }

@@ -44,6 +44,7 @@ public:
     closing_ = true;
     cv_.notify_one();
   }
+  const char* network_transport() const override { return "pipe"; }
 
   /// Blocks until every queued frame is written (or the pipe broke).
   void drain_and_stop() {

@@ -1,0 +1,82 @@
+#include "protocol/request_span.hpp"
+
+namespace cafmcp::protocol {
+
+trace_context trace_context_from_meta(const json& params) {
+  trace_context ctx;
+  if (!params.is_object())
+    return ctx;
+  auto meta = params.find("_meta");
+  if (meta == params.end() || !meta->is_object())
+    return ctx;
+  if (auto tp = meta->find("traceparent"); tp != meta->end() && tp->is_string())
+    ctx.traceparent = tp->get<std::string>();
+  if (auto ts = meta->find("tracestate"); ts != meta->end() && ts->is_string())
+    ctx.tracestate = ts->get<std::string>();
+  return ctx;
+}
+
+std::unique_ptr<span> start_request_span(tracer* t, const jsonrpc::request& req,
+                                         const request_span_facts& facts) {
+  if (!t)
+    return nullptr;
+  const json params = req.params.value_or(json::object());
+  std::string target;
+  if ((req.method == "tools/call" || req.method == "prompts/get") && params.contains("name")
+      && params["name"].is_string())
+    target = params["name"].get<std::string>();
+  auto s = t->start(target.empty() ? req.method : req.method + " " + target, span_kind::server,
+                    trace_context_from_meta(params));
+  if (!s)
+    return nullptr;
+  s->set_attribute("mcp.method.name", req.method);
+  s->set_attribute("mcp.session.id", facts.session_id);
+  if (!facts.protocol_version.empty())
+    s->set_attribute("mcp.protocol.version", facts.protocol_version);
+  auto id = jsonrpc::to_json(req.id);
+  s->set_attribute("jsonrpc.request.id", id.is_string() ? id.get<std::string>() : id.dump());
+  if (facts.network_transport)
+    s->set_attribute("network.transport", std::string(facts.network_transport));
+  if (req.method == "tools/call" && !target.empty()) {
+    s->set_attribute("gen_ai.tool.name", target);
+    s->set_attribute("gen_ai.operation.name", std::string("execute_tool"));
+  }
+  if (req.method == "prompts/get" && !target.empty())
+    s->set_attribute("gen_ai.prompt.name", target);
+  if (req.method.rfind("resources/", 0) == 0 && params.contains("uri") && params["uri"].is_string())
+    s->set_attribute("mcp.resource.uri", params["uri"].get<std::string>());
+  return s;
+}
+
+void finish_request_span(span& s, const outcome& result) {
+  if (auto* err = std::get_if<jsonrpc::error>(&result)) {
+    auto code = std::to_string(err->code);
+    s.set_attribute("rpc.response.status_code", code);
+    s.set_error(code, err->message);
+    return;
+  }
+  const auto& r = std::get<json>(result);
+  if (r.is_object() && r.value("isError", false)) {
+    std::string text;
+    if (r.contains("content") && r["content"].is_array() && !r["content"].empty()
+        && r["content"][0].contains("text") && r["content"][0]["text"].is_string())
+      text = r["content"][0]["text"].get<std::string>();
+    s.set_error("tool_error", text);
+  }
+}
+
+void inject_trace_context(json& notification, const trace_context& ctx) {
+  if (ctx.empty())
+    return;
+  auto& params = notification["params"];
+  if (!params.is_object())
+    params = json::object();
+  auto& meta = params["_meta"];
+  if (!meta.is_object())
+    meta = json::object();
+  meta["traceparent"] = ctx.traceparent;
+  if (!ctx.tracestate.empty())
+    meta["tracestate"] = ctx.tracestate;
+}
+
+} // namespace cafmcp::protocol
