@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 #include <cafmcp/server.hpp>
+#include <cafmcp/otel/environment.hpp>
+#include <cafmcp/otel/mcp_tracer.hpp>
 #include <cafmcp/streamable_http.hpp>
 
 #include "fixtures.hpp"
@@ -28,6 +30,10 @@ int main(int argc, char** argv) {
   std::size_t idle_ms = 0;
   app.add_option("--session-idle-timeout-ms", idle_ms,
                  "end HTTP sessions with no connection for this long (default 10 min)");
+  std::string otlp_endpoint;
+  app.add_option("--otlp-endpoint", otlp_endpoint,
+                 "export traces over OTLP/HTTP to this base URL, e.g. http://localhost:4318 "
+                 "(the OTEL_* environment variables work too)");
   CLI11_PARSE(app, argc, argv);
 
   static const std::map<std::string, cafmcp::change_metadata> modes = {
@@ -43,6 +49,14 @@ int main(int argc, char** argv) {
   opts.list_changed_metadata = modes.at(metadata);
   opts.page_size = page_size;
   opts.message_limits.max_message_bytes = max_message_bytes;
+
+  // Declared before the server, so it outlives it and flushes at exit.
+  cafmcp::otel::provider_settings tracing;
+  tracing.default_service = "everything-server";
+  if (!otlp_endpoint.empty())
+    tracing.otlp_endpoint = otlp_endpoint;
+  auto provider = cafmcp::otel::provider_from_environment(tracing);
+  opts.tracer = cafmcp::otel::make_mcp_tracer(provider);
 
   cafmcp::server srv(opts);
   everything::install_conformance_fixtures(srv);

@@ -58,8 +58,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 
 // Starts everything-server over HTTP on a free port; resolves with its URL
 // once it prints that it listens.
-export function startHttpServer(args = []) {
-  const child = spawn(serverPath, ['--http', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+export function startHttpServer(args = [], env = {}) {
+  const child = spawn(serverPath, ['--http', '--port', '0', ...args],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
   const url = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('everything-server did not start')), 10000);
     createInterface({ input: child.stderr }).on('line', (line) => {

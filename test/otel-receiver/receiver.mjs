@@ -1,0 +1,145 @@
+// A strict OTLP/HTTP JSON receiver for tests. Every request body is checked
+// field by field against the official OTLP .proto definitions (shipped in
+// @elastic/mockotlpserver; we use only its .proto files), with OTLP's JSON
+// rules on top (hex ids, integer enums, 64-bit integers as strings), and then
+// round-tripped through binary protobuf. Anything else is a 400 and a
+// recorded failure.
+import http from 'node:http';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import protobuf from 'protobufjs';
+
+const require = createRequire(import.meta.url);
+const protoRoot = path.dirname(require.resolve('@elastic/mockotlpserver/package.json'));
+
+async function loadRequestType() {
+  const root = new protobuf.Root();
+  root.resolvePath = (_origin, target) => path.join(protoRoot, target);
+  await root.load('opentelemetry/proto/collector/trace/v1/trace_service.proto');
+  root.resolveAll();
+  return root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
+}
+
+const HEX_IDS = { traceId: 32, spanId: 16, parentSpanId: 16 };
+const INT64 = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
+const INT32 = new Set(['int32', 'uint32', 'sint32', 'fixed32', 'sfixed32']);
+
+// Returns a protobufjs-ready copy of `value`, throwing on the first violation.
+function check(type, value, where) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${where}: expected an object`);
+  const out = {};
+  for (const [key, v] of Object.entries(value)) {
+    const field = type.fields[key];
+    if (!field) throw new Error(`${where}.${key}: unknown field of ${type.name}`);
+    if (field.repeated) {
+      if (!Array.isArray(v)) throw new Error(`${where}.${key}: expected an array`);
+      out[key] = v.map((item, i) => checkField(field, item, `${where}.${key}[${i}]`));
+    } else {
+      out[key] = checkField(field, v, `${where}.${key}`);
+    }
+  }
+  for (const oneof of type.oneofsArray) {
+    const set = oneof.fieldsArray.filter((f) => f.name in value);
+    if (set.length > 1) throw new Error(`${where}: more than one of ${oneof.name}`);
+  }
+  return out;
+}
+
+function checkField(field, v, where) {
+  const t = field.resolvedType;
+  if (t instanceof protobuf.Type) return check(t, v, where);
+  if (t instanceof protobuf.Enum) {
+    if (!Number.isInteger(v) || !Object.values(t.values).includes(v)) throw new Error(`${where}: enum ${t.name} must be one of its integers, got ${JSON.stringify(v)}`);
+    return v;
+  }
+  const name = field.name;
+  if (field.type === 'bytes' && HEX_IDS[name]) {
+    if (typeof v !== 'string' || !new RegExp(`^[0-9a-f]{${HEX_IDS[name]}}$`).test(v) || /^0+$/.test(v)) throw new Error(`${where}: ${name} must be ${HEX_IDS[name]} lowercase hex digits, not all zero`);
+    return Buffer.from(v, 'hex');
+  }
+  if (field.type === 'bytes') {
+    if (typeof v !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(v)) throw new Error(`${where}: bytes must be base64`);
+    return v;
+  }
+  if (INT64.has(field.type)) {
+    if (!(typeof v === 'string' && /^-?\d+$/.test(v)) && !Number.isInteger(v)) throw new Error(`${where}: 64-bit integer expected (decimal string), got ${JSON.stringify(v)}`);
+    return String(v);
+  }
+  if (INT32.has(field.type)) {
+    if (!Number.isInteger(v)) throw new Error(`${where}: integer expected, got ${JSON.stringify(v)}`);
+    return v;
+  }
+  if (field.type === 'double' || field.type === 'float') {
+    if (typeof v !== 'number') throw new Error(`${where}: number expected`);
+    return v;
+  }
+  if (field.type === 'bool') {
+    if (typeof v !== 'boolean') throw new Error(`${where}: boolean expected`);
+    return v;
+  }
+  if (field.type === 'string') {
+    if (typeof v !== 'string') throw new Error(`${where}: string expected`);
+    return v;
+  }
+  throw new Error(`${where}: unsupported field type ${field.type}`);
+}
+
+const attrValue = (v) => v.stringValue ?? v.boolValue ?? (v.intValue !== undefined ? Number(v.intValue) : v.doubleValue);
+const attrMap = (list = []) => Object.fromEntries(list.map((a) => [a.key, attrValue(a.value)]));
+
+export async function startReceiver({ failFirst = 0 } = {}) {
+  const Request = await loadRequestType();
+  const state = { spans: [], requests: 0, rejected503: 0, failures: [], waiters: [] };
+  const notify = () => state.waiters.splice(0).forEach((w) => w());
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      state.requests++;
+      if (req.method !== 'POST' || req.url !== '/v1/traces' || !(req.headers['content-type'] || '').startsWith('application/json')) {
+        state.failures.push(`bad request line or content type: ${req.method} ${req.url} ${req.headers['content-type']}`);
+        res.writeHead(400).end();
+        return notify();
+      }
+      if (state.rejected503 < failFirst) {
+        state.rejected503++;
+        res.writeHead(503, { 'Retry-After': '0', 'Content-Type': 'application/json' }).end('{"code":14,"message":"try again"}');
+        return notify();
+      }
+      try {
+        const parsed = JSON.parse(body);
+        const proto = check(Request, parsed, 'request');
+        const err = Request.verify(Request.toObject(Request.fromObject(proto)));
+        if (err) throw new Error(err);
+        const decoded = Request.decode(Request.encode(Request.fromObject(proto)).finish());
+        const count = parsed.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)).length;
+        const back = decoded.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)).length;
+        if (count !== back) throw new Error(`binary round trip lost spans: ${count} -> ${back}`);
+        for (const rs of parsed.resourceSpans) {
+          const resource = attrMap(rs.resource?.attributes);
+          for (const ss of rs.scopeSpans)
+            for (const s of ss.spans) state.spans.push({ ...s, attrs: attrMap(s.attributes), resource });
+        }
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+      } catch (e) {
+        state.failures.push(e.message);
+        res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ code: 3, message: e.message }));
+      }
+      notify();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    state,
+    // Resolves once pred(state) holds; rejects after `ms`.
+    waitFor(pred, ms = 10000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`receiver: condition not met in ${ms} ms; have ${state.spans.length} spans, failures ${JSON.stringify(state.failures)}`)), ms);
+        const check = () => { if (pred(state)) { clearTimeout(timer); resolve(state); } else state.waiters.push(check); };
+        check();
+      });
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
