@@ -6,7 +6,9 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
+#include <vector>
 
 namespace cafmcp {
 
@@ -32,13 +34,34 @@ public:
   virtual trace_context context() const = 0;
 };
 
+/// The sends of one broadcast: one child span per receiving session, each
+/// timed around its hand-off. Recorded as plain numbers on the hot path (an
+/// id, two timestamps, the session id) and expanded into full spans on the
+/// exporter's thread, so a span per send stays cheap at high fan-out.
+class send_span_group {
+public:
+  virtual ~send_span_group() = default; // the group's spans go out
+  virtual void record(std::string_view session_id, std::uint64_t start_unix_nano,
+                      std::uint64_t end_unix_nano) = 0;
+};
+
+using span_attributes = std::vector<std::pair<std::string, attribute_value>>;
+
 class tracer {
 public:
   virtual ~tracer() = default;
   /// Starts a span; may return nullptr (not sampled, or tracing off).
   virtual std::unique_ptr<span> start(std::string_view name, span_kind kind,
                                       const trace_context& parent) = 0;
+  /// Starts a group of sibling spans under `parent`, all named `name` with
+  /// the `common` attributes plus `mcp.session.id`; nullptr when not sampled.
+  virtual std::unique_ptr<send_span_group> start_send_group(std::string_view name, span_kind kind,
+                                                            const trace_context& parent,
+                                                            span_attributes common) = 0;
 };
+
+/// Wall-clock time in nanoseconds, as spans record it.
+std::uint64_t unix_nano_now();
 
 /// Starts a span when `t` is set; nullptr otherwise.
 inline std::unique_ptr<span> start_span(tracer* t, std::string_view name, span_kind kind,

@@ -1,5 +1,7 @@
 #include "cafmcp/otel/mcp_tracer.hpp"
 
+#include <optional>
+
 namespace cafmcp::otel {
 namespace {
 
@@ -17,7 +19,8 @@ class mcp_span : public cafmcp::span {
 public:
   explicit mcp_span(otel::span s) : span_(std::move(s)) {}
   void set_attribute(std::string_view key, cafmcp::attribute_value value) override {
-    span_.set_attribute(std::string(key), std::move(value));
+    if (span_.recording()) // nothing to allocate for a span nobody records
+      span_.set_attribute(std::string(key), std::move(value));
   }
   void set_error(std::string_view type, std::string_view description) override {
     span_.set_attribute("error.type", std::string(type));
@@ -31,20 +34,66 @@ private:
   otel::span span_;
 };
 
+class mcp_send_group : public cafmcp::send_span_group {
+public:
+  explicit mcp_send_group(span_group_recorder r) : rec_(std::move(r)) {}
+  void record(std::string_view session_id, std::uint64_t start, std::uint64_t end) override {
+    rec_.record(session_id, start, end);
+  }
+
+private:
+  span_group_recorder rec_;
+};
+
 class mcp_tracer : public cafmcp::tracer {
 public:
-  explicit mcp_tracer(otel::tracer t) : tracer_(std::move(t)) {}
+  mcp_tracer(otel::tracer t, bool parent_based) : tracer_(std::move(t)), parent_based_(parent_based) {}
   std::unique_ptr<cafmcp::span> start(std::string_view name, cafmcp::span_kind kind,
                                       const cafmcp::trace_context& parent) override {
     start_options o;
     o.kind = kind_of(kind);
     if (!parent.empty())
-      o.parent = parse_traceparent(parent.traceparent, parent.tracestate);
-    return std::make_unique<mcp_span>(tracer_.start(std::string(name), std::move(o)));
+      o.parent = parsed(parent);
+    // A sampled-out child of a sampled-out parent needs no span at all: the
+    // caller keeps passing the parent's context, which carries the decision.
+    if (o.parent && o.parent->valid() && !o.parent->sampled() && parent_based_)
+      return nullptr;
+    auto s = tracer_.start(std::string(name), std::move(o));
+    return std::make_unique<mcp_span>(std::move(s));
+  }
+
+  std::unique_ptr<cafmcp::send_span_group> start_send_group(std::string_view name, cafmcp::span_kind kind,
+                                                            const cafmcp::trace_context& parent,
+                                                            cafmcp::span_attributes common) override {
+    start_options o;
+    o.kind = kind_of(kind);
+    if (!parent.empty())
+      o.parent = parsed(parent);
+    o.attributes = std::move(common);
+    auto rec = tracer_.start_group(std::string(name), std::move(o), "mcp.session.id");
+    if (!rec)
+      return nullptr;
+    return std::make_unique<mcp_send_group>(std::move(*rec));
   }
 
 private:
+  // A broadcast hands the same parent to every send: parse it once.
+  static std::optional<span_context> parsed(const cafmcp::trace_context& ctx) {
+    thread_local std::string last_text, last_state;
+    thread_local std::optional<span_context> last;
+    if (ctx.traceparent != last_text || ctx.tracestate != last_state) {
+      last = parse_traceparent(ctx.traceparent, ctx.tracestate);
+      last_text = ctx.traceparent;
+      last_state = ctx.tracestate;
+    }
+    return last;
+  }
+
+public:
+
+private:
   otel::tracer tracer_;
+  bool parent_based_;
 };
 
 } // namespace
@@ -53,7 +102,8 @@ std::shared_ptr<cafmcp::tracer> make_mcp_tracer(std::shared_ptr<tracer_provider>
                                                 std::string scope) {
   if (!provider)
     return nullptr;
-  return std::make_shared<mcp_tracer>(provider->get_tracer(std::move(scope)));
+  bool parent_based = provider->sampler().description().rfind("ParentBased", 0) == 0;
+  return std::make_shared<mcp_tracer>(provider->get_tracer(std::move(scope)), parent_based);
 }
 
 } // namespace cafmcp::otel

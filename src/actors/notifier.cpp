@@ -17,20 +17,9 @@ struct broadcast_facts {
   std::string operation; // list changes
 };
 
-// One send, wrapped in its own span (the server is the CLIENT side of a
-// notification, in the semantic conventions). A full or closed connection is
-// the session's to end (the client may resume); the notifier never waits.
-void deliver(notifier_actor::pointer self, runtime& rt, notifier_state::member& m, const frame& f,
-             const broadcast_facts& facts, const trace_context& parent) {
-  auto span = start_span(rt.tracing(), "send " + std::string(facts.method), span_kind::client, parent);
-  if (span) {
-    span->set_attribute("mcp.method.name", std::string(facts.method));
-    span->set_attribute("mcp.session.id", m.link.id);
-    if (!facts.uri.empty())
-      span->set_attribute("mcp.resource.uri", facts.uri);
-    if (!facts.operation.empty())
-      span->set_attribute("cafmcp.operation", facts.operation);
-  }
+// One send. A full or closed connection is the session's to end (the
+// client may resume); the notifier never waits.
+void deliver(notifier_actor::pointer self, notifier_state::member& m, const frame& f) {
   if (!m.link.out->send(f, routing{}))
     self->send(m.link.handle, close_atom::value);
 }
@@ -47,8 +36,27 @@ void broadcast(notifier_actor::pointer self, runtime& rt, json message, const br
     protocol::inject_trace_context(message, ctx);
   auto f = std::make_shared<const std::string>(message.dump());
   ++st.broadcasts;
-  for (auto* m : targets)
-    deliver(self, rt, *m, f, facts, ctx);
+  // A span around each send (the server is the CLIENT side of a
+  // notification in the semantic conventions), recorded as a group.
+  std::unique_ptr<send_span_group> sends;
+  if (span) {
+    span_attributes common = {{"mcp.method.name", std::string(facts.method)}};
+    if (!facts.uri.empty())
+      common.emplace_back("mcp.resource.uri", facts.uri);
+    if (!facts.operation.empty())
+      common.emplace_back("cafmcp.operation", facts.operation);
+    sends = rt.tracing()->start_send_group("send " + std::string(facts.method), span_kind::client,
+                                           ctx, std::move(common));
+  }
+  for (auto* m : targets) {
+    if (!sends) {
+      deliver(self, *m, f);
+      continue;
+    }
+    auto start = unix_nano_now();
+    deliver(self, *m, f);
+    sends->record(m->link.id, start, unix_nano_now());
+  }
   st.deliveries += targets.size();
   if (span) {
     span->set_attribute("mcp.method.name", std::string(facts.method));

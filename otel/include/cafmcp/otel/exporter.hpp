@@ -29,7 +29,9 @@ public:
 class span_processor {
 public:
   virtual ~span_processor() = default;
-  virtual void on_end(span_data span) = 0;
+  /// Takes the finished span (a pointer, so queues move 8 bytes, not a span).
+  virtual void on_end(std::unique_ptr<span_data> span) = 0;
+  virtual void on_end(std::unique_ptr<span_group> group) = 0;
   /// Exports everything accepted so far; false when the deadline passed.
   virtual bool force_flush(std::chrono::milliseconds timeout = std::chrono::seconds(30)) = 0;
   virtual void shutdown() = 0;
@@ -39,7 +41,8 @@ public:
 class simple_span_processor : public span_processor {
 public:
   explicit simple_span_processor(std::shared_ptr<span_exporter> e) : exporter_(std::move(e)) {}
-  void on_end(span_data span) override;
+  void on_end(std::unique_ptr<span_data> span) override;
+  void on_end(std::unique_ptr<span_group> group) override;
   bool force_flush(std::chrono::milliseconds) override { return true; }
   void shutdown() override { exporter_->shutdown(); }
 
@@ -61,7 +64,8 @@ class batch_span_processor : public span_processor {
 public:
   batch_span_processor(std::shared_ptr<span_exporter> e, batch_options o = {});
   ~batch_span_processor() override;
-  void on_end(span_data span) override;
+  void on_end(std::unique_ptr<span_data> span) override;
+  void on_end(std::unique_ptr<span_group> group) override;
   bool force_flush(std::chrono::milliseconds timeout = std::chrono::seconds(30)) override;
   void shutdown() override;
   std::size_t dropped() const;
@@ -69,11 +73,17 @@ public:
 
 private:
   void run();
+  struct item {
+    std::unique_ptr<span_data> one;
+    std::unique_ptr<span_group> group;
+  };
+  bool admit(std::size_t spans); // under the lock
   std::shared_ptr<span_exporter> exporter_;
   batch_options opts_;
   mutable std::mutex mtx_;
   std::condition_variable wake_, flushed_;
-  std::deque<span_data> queue_;
+  std::vector<item> queue_;
+  std::size_t queued_spans_ = 0;
   std::size_t dropped_ = 0, exported_ = 0;
   std::uint64_t flush_requests_ = 0, flushes_done_ = 0;
   bool stopping_ = false;

@@ -44,6 +44,21 @@ struct span_data {
   std::string status_message;
 };
 
+/// Sibling spans that differ only in id, timing and one attribute (the
+/// sends of a broadcast): recorded compactly, expanded for export.
+struct span_group {
+  span_data common; // name, kind, parent, trace, attributes; no span id
+  std::string member_key; // the attribute that tells members apart
+  struct member {
+    span_id id;
+    std::uint64_t start_unix_nano;
+    std::uint64_t end_unix_nano;
+    std::string value;
+  };
+  std::vector<member> members;
+  std::vector<span_data> expand() const;
+};
+
 std::uint64_t now_unix_nano();
 
 } // namespace cafmcp::otel

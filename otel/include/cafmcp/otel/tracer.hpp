@@ -17,13 +17,13 @@ class tracer_provider;
 class span {
 public:
   span() = default; // a no-op span (not sampled, or tracing off)
-  span(std::shared_ptr<const tracer_provider> provider, span_data data);
+  span(std::shared_ptr<const tracer_provider> provider, std::unique_ptr<span_data> data);
   span(span&&) noexcept = default;
   span& operator=(span&&) noexcept;
   ~span() { end(); }
 
   bool recording() const { return provider_ != nullptr; }
-  const span_context& context() const { return data_.context; }
+  const span_context& context() const { return data_ ? data_->context : empty_context(); }
 
   span& set_attribute(std::string key, attribute_value value);
   span& add_event(std::string name, otel::attributes attrs = {});
@@ -32,8 +32,25 @@ public:
   void end();
 
 private:
+  static const span_context& empty_context();
   std::shared_ptr<const tracer_provider> provider_;
-  span_data data_;
+  std::unique_ptr<span_data> data_;
+};
+
+/// Records a span_group; hands it to the processor when destroyed.
+class span_group_recorder {
+public:
+  span_group_recorder(std::shared_ptr<const tracer_provider> p, std::unique_ptr<span_group> g)
+    : provider_(std::move(p)), group_(std::move(g)) {}
+  span_group_recorder(span_group_recorder&&) noexcept = default;
+  ~span_group_recorder();
+  void record(std::string_view member_value, std::uint64_t start_unix_nano, std::uint64_t end_unix_nano) {
+    group_->members.push_back({random_span_id(), start_unix_nano, end_unix_nano, std::string(member_value)});
+  }
+
+private:
+  std::shared_ptr<const tracer_provider> provider_;
+  std::unique_ptr<span_group> group_;
 };
 
 struct start_options {
@@ -50,6 +67,10 @@ public:
   /// the parent's ids through the returned context being invalid: callers
   /// pass the incoming parent on instead).
   span start(std::string name, start_options opts = {}) const;
+  /// Sibling spans named `name` told apart by `member_key`; nullopt when
+  /// the sampler says no.
+  std::optional<span_group_recorder> start_group(std::string name, start_options opts,
+                                                 std::string member_key) const;
   const std::string& scope() const { return scope_; }
 
 private:
