@@ -52,6 +52,9 @@ struct resource {
   std::optional<std::uint64_t> size;
   json icons; // array of Icon; omitted when null
   json meta;  // `_meta`; omitted when null
+  /// resources/list shows resources ordered by (list_order, uri): empty
+  /// first. A store lists newest first by giving later entries smaller keys.
+  std::string list_order;
 
   std::vector<resource_contents> contents; // static data
   resource_reader reader;                  // or dynamic data

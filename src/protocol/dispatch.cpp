@@ -201,8 +201,8 @@ dispatch_result dispatch(const registry& reg, const server_options& opts,
                          std::string_view method, const json& params) {
   auto n = opts.page_size ? opts.page_size : 100;
   if (method == "resources/list")
-    return outcome{page(reg.resources, "resources", "resources", params, n,
-                        [](const resource& r) { return r.descriptor(); })};
+    return outcome{page(reg.resource_listing, "resources", "resources", params, n,
+                        [&reg](const std::string& uri) { return reg.resources.at(uri).descriptor(); })};
   if (method == "resources/templates/list")
     return outcome{page(reg.templates, "templates", "resourceTemplates", params, n,
                         [](const template_entry& t) { return t.spec.descriptor(); })};

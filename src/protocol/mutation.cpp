@@ -68,6 +68,7 @@ mutation_effect add_resource(registry& reg, resource r) {
   auto it = reg.resources.find(key);
   if (it == reg.resources.end()) {
     json d = r.descriptor();
+    reg.resource_listing.emplace(listing_key(r), key);
     reg.resources.emplace(key, std::move(r));
     return listed(item_kind::resource, operation::added, key, std::move(d));
   }
@@ -81,11 +82,15 @@ mutation_effect add_resource(registry& reg, resource r) {
     e.list_change = change{item_kind::resource, operation::updated, key, after};
   if (!same_contents(it->second.contents, r.contents) || r.reader)
     e.updated_uri = key;
+  reg.resource_listing.erase(listing_key(it->second));
+  reg.resource_listing.emplace(listing_key(r), key);
   it->second = std::move(r);
   return e;
 }
 
 mutation_effect remove_resource(registry& reg, const std::string& uri) {
+  if (auto it = reg.resources.find(uri); it != reg.resources.end())
+    reg.resource_listing.erase(listing_key(it->second));
   return remove_keyed(reg.resources, item_kind::resource, uri,
                       [](const resource& r) { return r.descriptor(); });
 }

@@ -13,6 +13,8 @@ bool registry::knows_uri(const std::string& uri) const {
   return resources.count(uri) > 0 || match_template(uri) != nullptr;
 }
 
+std::string listing_key(const resource& r) { return r.list_order + '\x1f' + r.uri; }
+
 bool valid_tool_name(std::string_view name) {
   if (name.empty() || name.size() > 128)
     return false;

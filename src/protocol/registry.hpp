@@ -29,6 +29,7 @@ struct tool_entry {
 
 struct registry {
   std::map<std::string, resource> resources;             // by uri
+  std::map<std::string, std::string> resource_listing;   // list_order \x1f uri -> uri
   std::map<std::string, template_entry> templates;       // by uriTemplate
   std::map<std::string, tool_entry> tools;               // by name
   std::map<std::string, prompt> prompts;                 // by name
@@ -38,6 +39,9 @@ struct registry {
   /// A registered resource, or a URI some template matches.
   bool knows_uri(const std::string& uri) const;
 };
+
+/// The key of `r` in registry::resource_listing.
+std::string listing_key(const resource& r);
 
 /// SEP-986: 1-128 characters of [A-Za-z0-9_.-].
 bool valid_tool_name(std::string_view name);
