@@ -253,3 +253,34 @@ TEST_F(SlowReaders, AClientThatStopsReadingLosesOnlyItsOwnConnection) {
 
 } // namespace
 } // namespace cafmcp::test
+
+namespace cafmcp::test {
+namespace {
+
+class QuickKeepAlive : public HttpTest {
+  http_options transport_options() override {
+    auto o = HttpTest::transport_options();
+    o.keep_alive_interval = std::chrono::milliseconds(50);
+    return o;
+  }
+};
+
+TEST_F(QuickKeepAlive, IdleStreamsGetKeepAliveComments) {
+  auto s = initialize();
+  auto stream = open_stream(s);
+  std::string seen;
+  for (int i = 0; i < 100 && seen.find(": keep-alive") == std::string::npos; ++i) {
+    char buf[256];
+    pollfd p{stream->fd(), POLLIN, 0};
+    if (::poll(&p, 1, 5000) <= 0)
+      break;
+    auto n = ::recv(stream->fd(), buf, sizeof buf, 0);
+    if (n <= 0)
+      break;
+    seen.append(buf, static_cast<std::size_t>(n));
+  }
+  EXPECT_NE(seen.find(": keep-alive"), std::string::npos);
+}
+
+} // namespace
+} // namespace cafmcp::test

@@ -1,0 +1,49 @@
+// The examples users copy, driven by the official TypeScript SDK client:
+// each one runs and does what its comment says.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Recorder, isMethod } from './lib/harness.mjs';
+
+async function start(command, args = []) {
+  const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
+  const client = new Client({ name: 'examples-test', version: '1.0.0' }, { capabilities: {} });
+  await client.connect(transport);
+  const recorder = new Recorder();
+  const original = transport.onmessage;
+  transport.onmessage = (msg, extra) => { recorder.push(msg); original?.(msg, extra); };
+  return { client, recorder };
+}
+
+const changed = (op, uri) => (m) => m.method === 'notifications/resources/list_changed'
+  && m.params?.operation === op && (!uri || m.params.uri === uri);
+
+test('embedded job queue: its worker threads publish results and stats', async () => {
+  const { client, recorder } = await start(process.env.EMBEDDED_SERVER);
+  await client.subscribeResource({ uri: 'jobs://stats' });
+  await client.callTool({ name: 'submit', arguments: { job: 'resize photo' } });
+  const added = await recorder.waitFor(changed('added', 'jobs://done/1'));
+  assert.equal(added.params.resource.name, 'job 1');
+  await recorder.waitFor((m) => m.method === 'notifications/resources/updated' && m.params.uri === 'jobs://stats');
+  const stats = JSON.parse((await client.readResource({ uri: 'jobs://stats' })).contents[0].text);
+  assert.equal(stats.done, 1);
+  const done = await client.readResource({ uri: 'jobs://done/1' });
+  assert.equal(done.contents[0].text, 'finished: resize photo');
+  await client.close();
+});
+
+test('resource-store-server: LRU eviction and expiry say "removed"; missing ids are -32002', async () => {
+  const { client, recorder } = await start(process.env.STORE_SERVER, ['--ttl', '1', '--max-entries', '2']);
+  for (const id of ['a', 'b', 'c'])
+    await client.callTool({ name: 'store_text', arguments: { id, title: `T ${id}`, text: `text ${id}` } });
+  await recorder.waitFor(changed('removed', 'store://packet/a')); // least recently used
+  const listed = (await client.listResources()).resources.map((r) => r.uri);
+  assert.deepEqual(listed, ['store://packet/c', 'store://packet/b']); // newest first
+  const content = await client.readResource({ uri: 'store://content/c' });
+  assert.equal(content.contents[0].text, 'text c');
+  // Nobody reads b again: the store's timer expires it on its own.
+  await recorder.waitFor(changed('removed', 'store://packet/b'), { ms: 10000 });
+  await assert.rejects(client.readResource({ uri: 'store://content/a' }), (e) => e.code === -32002);
+  await client.close();
+});
