@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   app.add_flag("--http", http, "serve Streamable HTTP at http://HOST:PORT/mcp instead");
   app.add_option("--host", http_opts.host, "address to bind (default 127.0.0.1)");
   app.add_option("--port", http_opts.port, "port (0: any free port, printed on stderr)");
+  app.add_option("--allowed-host", http_opts.allowed_hosts,
+                 "another Host header value to accept (a proxy's host:port); repeatable");
   std::size_t idle_ms = 0;
   app.add_option("--session-idle-timeout-ms", idle_ms,
                  "end HTTP sessions with no connection for this long (default 10 min)");
