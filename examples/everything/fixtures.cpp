@@ -29,16 +29,6 @@ json string_args(std::initializer_list<const char*> names) {
   return {{"type", "object"}, {"properties", props}, {"required", required}};
 }
 
-cafmcp::tool make_tool(std::string name, std::string description, json schema,
-                       cafmcp::tool_handler handler) {
-  cafmcp::tool t;
-  t.name = std::move(name);
-  t.description = std::move(description);
-  t.input_schema = std::move(schema);
-  t.handler = std::move(handler);
-  return t;
-}
-
 // Asks the client and reports its answer as text, or the refusal as a tool error.
 tool_result ask_client(request_context& ctx, const std::string& method, json params,
                        const std::string& label) {

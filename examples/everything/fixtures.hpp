@@ -6,6 +6,17 @@
 
 namespace everything {
 
+/// A tool in one expression (the fixtures are many and small).
+inline cafmcp::tool make_tool(std::string name, std::string description, cafmcp::json schema,
+                              cafmcp::tool_handler handler) {
+  cafmcp::tool t;
+  t.name = std::move(name);
+  t.description = std::move(description);
+  t.input_schema = std::move(schema);
+  t.handler = std::move(handler);
+  return t;
+}
+
 void install_conformance_fixtures(cafmcp::server& srv);
 void install_mutation_tools(cafmcp::server& srv);
 /// `server_stats`: the notifier's sessions and subscriptions, for tests

@@ -29,22 +29,13 @@ tool_result outcome(std::future<bool> done, const std::string& ok, const std::st
   return done.get() ? tool_result::text(ok) : tool_result::error(failed);
 }
 
-cafmcp::tool make(std::string name, std::string description, json input, cafmcp::tool_handler h) {
-  cafmcp::tool t;
-  t.name = std::move(name);
-  t.description = std::move(description);
-  t.input_schema = std::move(input);
-  t.handler = std::move(h);
-  return t;
-}
-
 } // namespace
 
 void install_mutation_tools(cafmcp::server& srv) {
   auto added = std::make_shared<added_resources>();
   cafmcp::server* s = &srv;
 
-  srv.add_tool(make("add_resource", "Adds a text resource (list_changed: added)",
+  srv.add_tool(make_tool("add_resource", "Adds a text resource (list_changed: added)",
                     schema({{"uri", str}, {"name", str}, {"text", str}}, {"uri", "name", "text"}),
                     [s, added](const json& a, request_context&) {
                       cafmcp::resource r;
@@ -59,7 +50,7 @@ void install_mutation_tools(cafmcp::server& srv) {
                       return outcome(s->add_resource(r), "added " + r.uri, "could not add " + r.uri);
                     }));
 
-  srv.add_tool(make(
+  srv.add_tool(make_tool(
     "update_resource",
     "Changes a resource: text -> resources/updated to subscribers; name/description -> "
     "list_changed updated",
@@ -87,7 +78,7 @@ void install_mutation_tools(cafmcp::server& srv) {
       return outcome(s->add_resource(r), "updated " + uri, "could not update " + uri);
     }));
 
-  srv.add_tool(make("remove_resource", "Removes a resource (list_changed: removed)",
+  srv.add_tool(make_tool("remove_resource", "Removes a resource (list_changed: removed)",
                     schema({{"uri", str}}, {"uri"}), [s, added](const json& a, request_context&) {
                       std::string uri = a["uri"];
                       {
@@ -97,7 +88,7 @@ void install_mutation_tools(cafmcp::server& srv) {
                       return outcome(s->remove_resource(uri), "removed " + uri, "no such resource: " + uri);
                     }));
 
-  srv.add_tool(make("add_tool", "Adds a tool that answers with its own name",
+  srv.add_tool(make_tool("add_tool", "Adds a tool that answers with its own name",
                     schema({{"name", str}}, {"name"}), [s](const json& a, request_context&) {
                       std::string name = a["name"];
                       cafmcp::tool t;
@@ -109,13 +100,13 @@ void install_mutation_tools(cafmcp::server& srv) {
                       return outcome(s->add_tool(t), "added tool " + name, "could not add tool " + name);
                     }));
 
-  srv.add_tool(make("remove_tool", "Removes a tool (list_changed: removed)",
+  srv.add_tool(make_tool("remove_tool", "Removes a tool (list_changed: removed)",
                     schema({{"name", str}}, {"name"}), [s](const json& a, request_context&) {
                       std::string name = a["name"];
                       return outcome(s->remove_tool(name), "removed tool " + name, "no such tool: " + name);
                     }));
 
-  srv.add_tool(make("add_prompt", "Adds a prompt", schema({{"name", str}}, {"name"}),
+  srv.add_tool(make_tool("add_prompt", "Adds a prompt", schema({{"name", str}}, {"name"}),
                     [s](const json& a, request_context&) {
                       std::string name = a["name"];
                       cafmcp::prompt p;
@@ -129,7 +120,7 @@ void install_mutation_tools(cafmcp::server& srv) {
                       return outcome(s->add_prompt(p), "added prompt " + name, "could not add prompt " + name);
                     }));
 
-  srv.add_tool(make("remove_prompt", "Removes a prompt (list_changed: removed)",
+  srv.add_tool(make_tool("remove_prompt", "Removes a prompt (list_changed: removed)",
                     schema({{"name", str}}, {"name"}), [s](const json& a, request_context&) {
                       std::string name = a["name"];
                       return outcome(s->remove_prompt(name), "removed prompt " + name,
@@ -139,7 +130,7 @@ void install_mutation_tools(cafmcp::server& srv) {
 
 void install_diagnostics(cafmcp::server& srv) {
   cafmcp::server* s = &srv;
-  srv.add_tool(make("server_stats", "Sessions and subscriptions the change notifier holds",
+  srv.add_tool(make_tool("server_stats", "Sessions and subscriptions the change notifier holds",
                     {{"type", "object"}, {"properties", json::object()}},
                     [s](const json&, request_context&) {
                       auto st = s->stats();

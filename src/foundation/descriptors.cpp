@@ -18,6 +18,15 @@ void put(json& j, const char* key, const json& v) {
     j[key] = v;
 }
 
+// The optional members resources and templates share.
+template <class T>
+void put_listing_fields(json& j, const T& item) {
+  put(j, "title", item.title);
+  put(j, "description", item.description);
+  put(j, "mimeType", item.mime_type);
+  put(j, "annotations", item.annotations);
+}
+
 } // namespace
 
 resource_contents resource_contents::make_text(std::string uri, std::string text,
@@ -51,10 +60,7 @@ json resource_contents::to_json() const {
 
 json resource::descriptor() const {
   json j = {{"uri", uri}, {"name", name}};
-  put(j, "title", title);
-  put(j, "description", description);
-  put(j, "mimeType", mime_type);
-  put(j, "annotations", annotations);
+  put_listing_fields(j, *this);
   put(j, "size", size);
   put(j, "icons", icons);
   put(j, "_meta", meta);
@@ -63,10 +69,7 @@ json resource::descriptor() const {
 
 json resource_template::descriptor() const {
   json j = {{"uriTemplate", uri_template}, {"name", name}};
-  put(j, "title", title);
-  put(j, "description", description);
-  put(j, "mimeType", mime_type);
-  put(j, "annotations", annotations);
+  put_listing_fields(j, *this);
   put(j, "icons", icons);
   put(j, "_meta", meta);
   return j;

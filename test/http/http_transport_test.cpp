@@ -231,8 +231,10 @@ TEST_F(SlowReaders, AClientThatStopsReadingLosesOnlyItsOwnConnection) {
   auto healthy = initialize();
   auto never_read = open_stream(stuck, {}, 4096);
   auto reader = open_stream(healthy);
-  std::string padding(16 * 1024, 'x');
-  constexpr int mutations = 400; // ~6.5 MB to the stuck client: beyond any socket buffer
+  std::string padding(64 * 1024, 'x');
+  // ~26 MB to the stuck client: far beyond what loopback socket buffers
+  // (a few MB at most) can absorb, so its 256 KiB allowance must overflow.
+  constexpr int mutations = 400;
   int received = 0;
   for (int i = 0; i < mutations; ++i) {
     auto t = text_tool("t" + std::to_string(i));

@@ -2,19 +2,11 @@
 // each one runs and does what its comment says.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Recorder, isMethod } from './lib/harness.mjs';
+import { connectWith } from './lib/harness.mjs';
 
-async function start(command, args = []) {
-  const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
-  const client = new Client({ name: 'examples-test', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(transport);
-  const recorder = new Recorder();
-  const original = transport.onmessage;
-  transport.onmessage = (msg, extra) => { recorder.push(msg); original?.(msg, extra); };
-  return { client, recorder };
-}
+const start = (command, args = []) =>
+  connectWith(new StdioClientTransport({ command, args, stderr: 'pipe' }), { name: 'examples-test' });
 
 const changed = (op, uri) => (m) => m.method === 'notifications/resources/list_changed'
   && m.params?.operation === op && (!uri || m.params.uri === uri);

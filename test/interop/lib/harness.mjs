@@ -40,14 +40,19 @@ export class Recorder {
 
 export const isMethod = (method) => (m) => m.method === method;
 
-export async function connect({ args = [], capabilities = {} } = {}) {
-  const transport = new StdioClientTransport({ command: serverPath, args: ['--stdio', ...args], stderr: 'pipe' });
-  const client = new Client({ name: 'cafmcp-interop', version: '1.0.0' }, { capabilities });
+// Connects and taps the transport, so tests see each message as it arrived.
+export async function connectWith(transport, { name = 'cafmcp-interop', capabilities = {} } = {}) {
+  const client = new Client({ name, version: '1.0.0' }, { capabilities });
   await client.connect(transport);
   const recorder = new Recorder();
   const original = transport.onmessage;
   transport.onmessage = (msg, extra) => { recorder.push(msg); original?.(msg, extra); };
   return { client, transport, recorder, close: () => client.close() };
+}
+
+export async function connect({ args = [], capabilities = {} } = {}) {
+  const transport = new StdioClientTransport({ command: serverPath, args: ['--stdio', ...args], stderr: 'pipe' });
+  return connectWith(transport, { capabilities });
 }
 
 export const textOf = (result) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
@@ -73,11 +78,5 @@ export function startHttpServer(args = [], env = {}) {
 }
 
 export async function connectHttp(url, { capabilities = {} } = {}) {
-  const transport = new StreamableHTTPClientTransport(new URL(url));
-  const client = new Client({ name: 'cafmcp-interop-http', version: '1.0.0' }, { capabilities });
-  await client.connect(transport);
-  const recorder = new Recorder();
-  const original = transport.onmessage;
-  transport.onmessage = (msg, extra) => { recorder.push(msg); original?.(msg, extra); };
-  return { client, transport, recorder, close: () => client.close() };
+  return connectWith(new StreamableHTTPClientTransport(new URL(url)), { name: 'cafmcp-interop-http', capabilities });
 }
