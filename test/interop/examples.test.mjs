@@ -39,3 +39,23 @@ test('resource-store-server: LRU eviction and expiry say "removed"; missing ids 
   await assert.rejects(client.readResource({ uri: 'store://content/a' }), (e) => e.code === -32002);
   await client.close();
 });
+
+test('vault-server: a new note is listed; an edited note reaches its subscriber', async () => {
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vault-'));
+  fs.writeFileSync(path.join(root, 'a.md'), '# A #one');
+  try {
+    const { client, recorder } = await start(process.env.VAULT_SERVER, ['--root', root]);
+    await client.subscribeResource({ uri: 'vault://note/a.md' });
+    fs.writeFileSync(path.join(root, 'b.md'), 'B');
+    await recorder.waitFor(changed('added', 'vault://note/b.md'));
+    fs.writeFileSync(path.join(root, 'a.md'), '# A #two');
+    await recorder.waitFor((m) => m.method === 'notifications/resources/updated' && m.params.uri === 'vault://note/a.md');
+    assert.equal((await client.readResource({ uri: 'vault://note/a.md' })).contents[0].text, '# A #two');
+    await client.close();
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,142 @@
+// The watched vault with real files, real inotify and real sessions.
+#include "support.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include "cafmcp/watched_directory.hpp"
+
+namespace cafmcp::test {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string list_changed = "notifications/resources/list_changed";
+const std::string updated = "notifications/resources/updated";
+
+struct Vault : ::testing::Test {
+  fs::path root;
+  fs::path outside;
+  void SetUp() override {
+    char tmpl[] = "/tmp/cafmcp-vault-XXXXXX";
+    root = ::mkdtemp(tmpl);
+    char tmpl2[] = "/tmp/cafmcp-outside-XXXXXX";
+    outside = ::mkdtemp(tmpl2);
+    write("welcome.md", "# Welcome #start");
+  }
+  void TearDown() override {
+    fs::remove_all(root);
+    fs::remove_all(outside);
+  }
+  void write(const std::string& rel, const std::string& text) {
+    fs::create_directories((root / rel).parent_path());
+    std::ofstream(root / rel) << text;
+  }
+  server_options opts() {
+    auto o = all_on();
+    // seed 004's whitelist: notes and the derived resources, nothing else
+    o.subscribable = [](std::string_view uri) { return uri.rfind("vault://", 0) == 0; };
+    return o;
+  }
+  std::optional<json> op(in_process_client& c, const std::string& operation, const std::string& uri) {
+    return c.wait_for([&](const json& m) {
+      return is_method(m, list_changed) && m["params"]["operation"] == operation && m["params"]["uri"] == uri;
+    });
+  }
+  std::optional<json> update_of(in_process_client& c, const std::string& uri) {
+    return c.wait_for([&](const json& m) { return is_method(m, updated) && m["params"]["uri"] == uri; });
+  }
+};
+
+TEST_F(Vault, ExistingNotesAreListedAndReadable) {
+  server srv(opts());
+  watched_directory vault(srv, {root});
+  in_process_client c(srv);
+  c.initialize();
+  auto read = c.request("resources/read", {{"uri", "vault://note/welcome.md"}});
+  EXPECT_EQ(read["result"]["contents"][0]["text"], "# Welcome #start");
+  auto tags = c.request("resources/read", {{"uri", "vault://tags"}});
+  EXPECT_EQ(json::parse(tags["result"]["contents"][0]["text"].get<std::string>())["start"], 1);
+}
+
+TEST_F(Vault, CreatingAndDeletingNotesSendListChanged) {
+  server srv(opts());
+  watched_directory vault(srv, {root});
+  in_process_client c(srv);
+  c.initialize();
+  write("sub/dir/new.md", "fresh"); // a new subdirectory is watched too
+  auto added = op(c, "added", "vault://note/sub/dir/new.md");
+  ASSERT_TRUE(added);
+  EXPECT_EQ((*added)["params"]["resource"]["mimeType"], "text/markdown");
+  fs::remove(root / "sub/dir/new.md");
+  EXPECT_TRUE(op(c, "removed", "vault://note/sub/dir/new.md"));
+}
+
+TEST_F(Vault, RenamesAreARemovalAndAnAddition) {
+  server srv(opts());
+  watched_directory vault(srv, {root});
+  in_process_client c(srv);
+  c.initialize();
+  fs::rename(root / "welcome.md", root / "hello.md");
+  EXPECT_TRUE(op(c, "removed", "vault://note/welcome.md"));
+  EXPECT_TRUE(op(c, "added", "vault://note/hello.md"));
+}
+
+TEST_F(Vault, ABurstOfWritesIsOneUpdateToSubscribersOfTheNoteAndWhatItAffects) {
+  server srv(opts());
+  watched_directory vault(srv, {root, "vault", ".md", std::chrono::milliseconds(150)});
+  in_process_client subscriber(srv), other(srv);
+  subscriber.initialize();
+  other.initialize();
+  for (auto uri : {"vault://note/welcome.md", "vault://recent", "vault://tags"})
+    ASSERT_TRUE(subscriber.request("resources/subscribe", {{"uri", uri}}).contains("result")) << uri;
+  for (int i = 0; i < 20; ++i)
+    write("welcome.md", "# Welcome #start #edited " + std::to_string(i));
+  ASSERT_TRUE(update_of(subscriber, "vault://note/welcome.md"));
+  EXPECT_TRUE(update_of(subscriber, "vault://recent"));
+  EXPECT_TRUE(update_of(subscriber, "vault://tags")); // the tags changed
+  // A later change from the same watcher: once it is here, any second
+  // update of the burst would have arrived before it.
+  write("marker.md", "x");
+  ASSERT_TRUE(op(subscriber, "added", "vault://note/marker.md"));
+  EXPECT_TRUE(subscriber.take([](const json& m) {
+    return is_method(m, updated) && m["params"]["uri"] == "vault://note/welcome.md";
+  }).empty());
+  srv.stats();
+  EXPECT_TRUE(other.take([](const json& m) { return is_method(m, updated); }).empty());
+  auto text = subscriber.request("resources/read", {{"uri", "vault://note/welcome.md"}});
+  EXPECT_EQ(text["result"]["contents"][0]["text"], "# Welcome #start #edited 19");
+}
+
+TEST_F(Vault, PathsLeavingTheRootAreRefused) {
+  std::ofstream(outside / "secret.md") << "secret";
+  fs::create_symlink(outside / "secret.md", root / "link.md");
+  server srv(opts());
+  watched_directory vault(srv, {root});
+  in_process_client c(srv);
+  c.initialize();
+  for (auto uri : {"vault://note/../" , "vault://note/link.md", "vault://note/sub/../../x.md"}) {
+    auto r = c.request("resources/read", {{"uri", std::string(uri)}});
+    ASSERT_TRUE(r.contains("error")) << uri;
+    EXPECT_EQ(r["error"]["code"], -32002) << uri;
+  }
+  std::string traversal = "vault://note/../" + outside.filename().string() + "/secret.md";
+  EXPECT_EQ(c.request("resources/read", {{"uri", traversal}})["error"]["code"], -32002);
+  auto list = c.request("resources/list")["result"]["resources"];
+  for (auto& r : list)
+    EXPECT_NE(r["uri"], "vault://note/link.md");
+}
+
+TEST_F(Vault, OnlyWhitelistedUrisMayBeSubscribed) {
+  auto o = opts();
+  o.subscribable = [](std::string_view uri) { return uri == "vault://recent"; };
+  server srv(o);
+  watched_directory vault(srv, {root});
+  in_process_client c(srv);
+  c.initialize();
+  EXPECT_TRUE(c.request("resources/subscribe", {{"uri", "vault://recent"}}).contains("result"));
+  auto refused = c.request("resources/subscribe", {{"uri", "vault://note/welcome.md"}});
+  EXPECT_EQ(refused["error"]["code"], -32602);
+}
+
+} // namespace
+} // namespace cafmcp::test
