@@ -53,14 +53,7 @@ TEST(Broadcast, OneSerializationSharedByEverySession) {
     initialize(*conns.back());
   }
   probe.initialize();
-  // Wait until all 21 sessions are active in the notifier.
-  bool ready = false;
-  for (int i = 0; i < 500 && !ready; ++i) {
-    ready = srv.stats().sessions == 21;
-    if (!ready)
-      probe.request("ping");
-  }
-  ASSERT_TRUE(ready);
+  ASSERT_TRUE(eventually(srv, probe, [](const server_stats& s) { return s.sessions == 21; }));
   auto before = srv.stats();
   ASSERT_TRUE(applied(srv.add_tool(echo_tool("echo"))));
   auto after = srv.stats();
@@ -82,26 +75,14 @@ TEST(Broadcast, AConnectionThatRefusesIsEndedAndOthersStillReceive) {
   initialize(*conn);
   in_process_client healthy(srv);
   healthy.initialize();
-  bool both = false;
-  for (int i = 0; i < 500 && !both; ++i) {
-    both = srv.stats().sessions == 2;
-    if (!both)
-      healthy.request("ping");
-  }
-  ASSERT_TRUE(both);
+  ASSERT_TRUE(eventually(srv, healthy, [](const server_stats& s) { return s.sessions == 2; }));
   {
     std::lock_guard<std::mutex> g(stuck->mtx);
     stuck->refuse = true;
   }
   ASSERT_TRUE(applied(srv.add_tool(echo_tool("a"))));
   EXPECT_TRUE(healthy.wait_for_method("notifications/tools/list_changed"));
-  bool gone = false;
-  for (int i = 0; i < 500 && !gone; ++i) {
-    gone = srv.stats().sessions == 1;
-    if (!gone)
-      healthy.request("ping");
-  }
-  EXPECT_TRUE(gone);
+  EXPECT_TRUE(eventually(srv, healthy, [](const server_stats& s) { return s.sessions == 1; }));
   std::lock_guard<std::mutex> g(stuck->mtx);
   EXPECT_TRUE(stuck->closed);
 }

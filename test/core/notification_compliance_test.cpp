@@ -316,14 +316,9 @@ TEST_F(NotificationCompliance, ASessionThatEndsLeavesNoSubscriptionBehind) {
     leaves.request("resources/subscribe", {{"uri", "mem://a"}});
     EXPECT_EQ(srv.stats().subscriptions, 2u);
   } // closes the connection: the session actor stops
-  bool cleaned = false;
-  for (int i = 0; i < 500 && !cleaned; ++i) { // bounded: down messages are asynchronous
-    auto s = srv.stats();
-    cleaned = s.subscriptions == 1 && s.sessions == 1;
-    if (!cleaned)
-      stays.request("ping"); // lets the actors run before looking again
-  }
-  EXPECT_TRUE(cleaned);
+  EXPECT_TRUE(eventually(srv, stays, [](const server_stats& s) {
+    return s.subscriptions == 1 && s.sessions == 1;
+  }));
   srv.resource_updated("mem://a");
   EXPECT_TRUE(stays.wait_for_method(updated));
 }

@@ -58,6 +58,19 @@ inline bool is_method(const json& m, const std::string& method) {
   return m.value("method", "") == method;
 }
 
+/// Down and activation messages are asynchronous: look at the notifier's
+/// stats until `pred` holds, letting actors run between looks with a ping
+/// round trip (at most `tries` of them; never a sleep).
+template <class Pred>
+bool eventually(server& srv, in_process_client& pinger, Pred pred, int tries = 500) {
+  for (int i = 0; i < tries; ++i) {
+    if (pred(srv.stats()))
+      return true;
+    pinger.request("ping");
+  }
+  return pred(srv.stats());
+}
+
 /// Options for a server with every capability declared from the start.
 inline server_options all_on() {
   server_options o;
