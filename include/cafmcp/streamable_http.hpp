@@ -28,9 +28,14 @@ struct http_options {
   std::optional<std::string> bearer_token;
   std::size_t max_body_bytes = 4 * 1024 * 1024;  // -> 413
   std::size_t max_header_bytes = 16 * 1024;      // -> 431
-  /// Events kept per SSE stream for Last-Event-ID replay.
+  /// Events kept per SSE stream for Last-Event-ID replay (whichever bound
+  /// is reached first discards the oldest).
   std::size_t stream_history_events = 1024;
+  std::size_t stream_history_bytes = 8 * 1024 * 1024;
   std::chrono::seconds stream_history_age{300};
+  /// Request streams that already carried their response stay resumable
+  /// for stream_history_age, and at most this many per session.
+  std::size_t finished_streams_per_session = 64;
   /// Bytes a client may leave unread on one connection before it is
   /// disconnected (it can resume with Last-Event-ID).
   std::size_t max_unread_bytes = 4 * 1024 * 1024;

@@ -1,10 +1,11 @@
 #pragma once
 // The bounded history of one SSE stream, for Last-Event-ID replay. Bounded
-// by count and age; asking for what was already discarded is an explicit
-// "gone", never a silent partial replay.
+// by count, bytes and age; asking for what was already discarded is an
+// explicit "gone", never a silent partial replay.
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -21,8 +22,11 @@ public:
     clock::time_point at;
   };
 
-  event_store(std::size_t max_events, std::chrono::seconds max_age)
-    : max_events_(max_events), max_age_(max_age) {}
+  /// Bytes count each frame in full, although a broadcast frame is shared
+  /// by every session: the bound is on what this stream can pin.
+  event_store(std::size_t max_events, std::chrono::seconds max_age,
+              std::size_t max_bytes = std::numeric_limits<std::size_t>::max())
+    : max_events_(max_events), max_bytes_(max_bytes), max_age_(max_age) {}
 
   /// Appends and returns its sequence number (1, 2, ...).
   std::uint64_t append(frame data, clock::time_point now = clock::now());
@@ -30,13 +34,21 @@ public:
   /// Events after `seq`, or nullopt when some of them were discarded.
   std::optional<std::vector<event>> after(std::uint64_t seq, clock::time_point now = clock::now());
 
+  /// Whatever is still kept after `seq`, gaps and all: for a fresh
+  /// standalone stream, which promised no one a complete replay.
+  std::vector<event> kept_after(std::uint64_t seq, clock::time_point now = clock::now());
+
   std::uint64_t last_seq() const noexcept { return next_ - 1; }
+  std::size_t bytes() const noexcept { return bytes_; }
+  std::size_t size() const noexcept { return events_.size(); }
 
 private:
   void trim(clock::time_point now);
   std::size_t max_events_;
+  std::size_t max_bytes_;
   std::chrono::seconds max_age_;
   std::deque<event> events_;
+  std::size_t bytes_ = 0;
   std::uint64_t next_ = 1;
 };
 

@@ -27,7 +27,8 @@ void http_session::close() {
 
 http_session::stream& http_session::new_stream(std::uint64_t id) {
   return streams_
-    .emplace(id, stream(event_store(st_.options.stream_history_events, st_.options.stream_history_age)))
+    .emplace(id, stream(event_store(st_.options.stream_history_events, st_.options.stream_history_age,
+                                    st_.options.stream_history_bytes)))
     .first->second;
 }
 
@@ -82,6 +83,16 @@ void http_session::route(const frame& f, const routing& where) {
     release(p);
     return;
   }
+  if (!f) {
+    // The request ended without a response (the client cancelled it):
+    // nothing more will come for it.
+    if (p.stream != 0)
+      finish(p.stream);
+    else if (p.conn && p.conn->open())
+      p.conn->respond(202, {}, headers(), nullptr);
+    pending_.erase(it);
+    return;
+  }
   if (p.stream == 0) {
     if (where.final_response) { // the only message: plain JSON
       answer_json(p, f);
@@ -93,11 +104,31 @@ void http_session::route(const frame& f, const routing& where) {
   auto& s = streams_.at(p.stream);
   write(s, p.stream, s.history.append(f), f);
   if (where.final_response) {
-    s.finished = true;
-    if (auto c = s.conn.lock())
-      c->end_sse();
-    s.conn.reset();
+    finish(p.stream);
     pending_.erase(it);
+  }
+}
+
+// The stream stays resumable for a while (its response may not have reached
+// the client), but only the newest few and only for the history's age.
+void http_session::finish(std::uint64_t stream_id) {
+  auto& s = streams_.at(stream_id);
+  s.finished = true;
+  s.finished_at = std::chrono::steady_clock::now();
+  if (auto c = s.conn.lock())
+    c->end_sse();
+  s.conn.reset();
+  finished_.push_back(stream_id);
+  while (finished_.size() > st_.options.finished_streams_per_session) {
+    streams_.erase(finished_.front());
+    finished_.pop_front();
+  }
+}
+
+void http_session::expire(std::chrono::steady_clock::time_point older_than) {
+  while (!finished_.empty() && streams_.at(finished_.front()).finished_at < older_than) {
+    streams_.erase(finished_.front());
+    finished_.pop_front();
   }
 }
 
@@ -117,8 +148,10 @@ void http_session::release(pending& p) {
   if (p.stream == 0)
     start_stream(p);
   auto& s = streams_.at(p.stream);
-  if (auto c = s.conn.lock())
+  if (auto c = s.conn.lock()) {
+    c->send_text(retry_field(st_.options.retry_hint.count()));
     c->end_sse();
+  }
   s.conn.reset();
   p.conn.reset();
 }
@@ -148,13 +181,15 @@ void http_session::open_stream(const std::shared_ptr<http_conn>& c,
       return st_.reject(c, 409, "This session already has an open GET stream", std::nullopt, headers());
     current->end_sse(); // the client came back: the new connection takes over
   }
-  // Fresh standalone GET: what no connection has taken yet; resumption:
-  // everything after the client's last event.
+  // Resumption: everything after the client's last event, or a clear
+  // "gone". Fresh standalone GET: whatever no connection has taken yet and
+  // is still kept (it promised no one a complete replay).
   auto from = resuming ? seq : s.delivered;
-  auto missed = s.history.after(from);
+  auto missed = resuming ? s.history.after(from)
+                         : std::optional<std::vector<event_store::event>>(s.history.kept_after(from));
   if (!missed)
     return st_.reject(c, 410,
-                      "Events after " + (resuming ? *last_event_id : std::string("the last delivery"))
+                      "Events after " + *last_event_id
                         + " are no longer kept; reconnect without Last-Event-ID",
                       std::nullopt, headers());
   c->begin_sse(headers());

@@ -7,6 +7,7 @@
 // send()/close() are the only entry points from actor threads.
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -32,6 +33,9 @@ public:
 
   // -- on the event loop -------------------------------------------------
   void attach(std::shared_ptr<connection> core) { core_ = std::move(core); }
+  /// True while a request with this id awaits its response: a second one
+  /// would take over its answer, so the transport refuses it.
+  bool in_flight(const std::string& key) const { return pending_.count(key) != 0; }
   /// A request POST: its answer goes back on `c` (JSON, or an SSE stream
   /// once a related message precedes it).
   void post_request(const std::shared_ptr<http_conn>& c, std::string key, std::string body,
@@ -47,6 +51,8 @@ public:
   bool ended() const { return ended_; }
   bool idle_since(std::chrono::steady_clock::time_point t) const;
   void keep_alive(std::chrono::steady_clock::time_point older_than);
+  /// Forgets request streams that ended before `older_than`.
+  void expire(std::chrono::steady_clock::time_point older_than);
   std::string headers() const { return "Mcp-Session-Id: " + id_ + "\r\n"; }
 
 private:
@@ -55,6 +61,7 @@ private:
     event_store history;
     std::weak_ptr<http_conn> conn;
     bool finished = false;        // its final response was sent
+    std::chrono::steady_clock::time_point finished_at;
     std::uint64_t delivered = 0;  // standalone stream: last seq written to a connection
   };
   struct pending {
@@ -69,6 +76,7 @@ private:
   void answer_json(pending& p, const frame& f);
   void start_stream(pending& p);
   void release(pending& p);
+  void finish(std::uint64_t stream_id);
   stream& new_stream(std::uint64_t id);
   void write(stream& s, std::uint64_t stream_id, std::uint64_t seq, const frame& f);
   void attach_stream(stream& s, std::uint64_t id, const std::shared_ptr<http_conn>& c);
@@ -79,6 +87,7 @@ private:
   std::shared_ptr<connection> core_;
   std::map<std::uint64_t, stream> streams_; // 0: the standalone GET stream
   std::unordered_map<std::string, pending> pending_;
+  std::deque<std::uint64_t> finished_; // request streams, oldest first
   std::uint64_t next_stream_ = 1;
   std::atomic<bool> closing_{false};
   bool ended_ = false;

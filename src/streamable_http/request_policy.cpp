@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 
 #include "cafmcp/protocol_version.hpp"
 
@@ -13,6 +14,53 @@ bool contains_ci(std::string_view hay, std::string_view needle) {
     return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
   });
   return it != hay.end();
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && contains_ci(a, b);
+}
+
+std::string_view trim(std::string_view v) {
+  while (!v.empty() && (v.front() == ' ' || v.front() == '\t'))
+    v.remove_prefix(1);
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\t'))
+    v.remove_suffix(1);
+  return v;
+}
+
+// Does one media range of an Accept header ("text/*;q=0.5") admit `type`
+// ("text/event-stream")? A range with q=0 admits nothing.
+bool range_admits(std::string_view range, std::string_view type) {
+  auto params = range.find(';');
+  auto media = trim(range.substr(0, params));
+  while (params != std::string_view::npos) {
+    auto next = range.find(';', params + 1);
+    auto param = trim(range.substr(params + 1, next == std::string_view::npos ? next : next - params - 1));
+    if (param.size() > 2 && (param[0] == 'q' || param[0] == 'Q') && param[1] == '=') {
+      auto q = std::string(param.substr(2));
+      if (std::strtod(q.c_str(), nullptr) <= 0.0)
+        return false;
+    }
+    params = next;
+  }
+  if (media == "*/*")
+    return true;
+  auto slash = type.find('/');
+  if (media.size() == slash + 2 && media.substr(slash) == "/*")
+    return iequals(media.substr(0, slash), type.substr(0, slash));
+  return iequals(media, type);
+}
+
+bool accepts(std::string_view header, std::string_view type) {
+  while (!header.empty()) {
+    auto comma = header.find(',');
+    if (range_admits(header.substr(0, comma), type))
+      return true;
+    if (comma == std::string_view::npos)
+      break;
+    header.remove_prefix(comma + 1);
+  }
+  return false;
 }
 
 bool listed(const std::vector<std::string>& list, std::string_view v) {
@@ -59,9 +107,7 @@ std::optional<rejection> request_policy::check(const request_facts& r) const {
   }
   if (r.method != "POST" && r.method != "GET" && r.method != "DELETE")
     return rejection{405, "Method not allowed: use POST, GET or DELETE"};
-  auto accepts = [&](std::string_view type) {
-    return r.accept && (contains_ci(*r.accept, type) || contains_ci(*r.accept, "*/*"));
-  };
+  auto accepts = [&](std::string_view type) { return r.accept && http::accepts(*r.accept, type); };
   if (r.method == "POST") {
     if (!accepts("application/json") || !accepts("text/event-stream"))
       return rejection{406, "Not acceptable: Accept must list application/json and text/event-stream"};

@@ -24,6 +24,12 @@ inline std::string priming_event(const std::string& id, std::uint64_t retry_ms) 
   return "id: " + id + "\nretry: " + std::to_string(retry_ms) + "\ndata: \n\n";
 }
 
+/// Sent just before the server closes a stream the client should resume:
+/// no data, so nothing is dispatched, but the client (re)learns the delay.
+inline std::string retry_field(std::uint64_t retry_ms) {
+  return "retry: " + std::to_string(retry_ms) + "\n\n";
+}
+
 inline constexpr const char* keep_alive_comment = ": keep-alive\n\n";
 
 } // namespace cafmcp::http

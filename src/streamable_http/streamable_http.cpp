@@ -42,6 +42,7 @@ struct streamable_http::impl {
       std::vector<std::shared_ptr<http_session>> idle;
       for (auto& [id, s] : st.sessions) {
         s->keep_alive(now - st.options.keep_alive_interval);
+        s->expire(now - st.options.stream_history_age);
         if (s->idle_since(now - st.options.session_idle_timeout))
           idle.push_back(s);
       }

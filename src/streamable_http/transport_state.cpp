@@ -124,6 +124,10 @@ void transport_state::post(const std::shared_ptr<http_conn>& c, request& req) {
     if (!session)
       return;
   }
+  if (req_msg && session->in_flight(jsonrpc::to_key(req_msg->id)))
+    return reject(c, 400, "Request id " + jsonrpc::to_key(req_msg->id)
+                            + " is already in flight on this session",
+                  req_msg->id, session->headers());
   if (req_msg)
     return session->post_request(c, jsonrpc::to_key(req_msg->id), std::move(body), initialize);
   session->post_other(std::move(body));

@@ -43,6 +43,26 @@ TEST(RequestPolicy, EachRefusalHasItsStatus) {
   EXPECT_EQ(with([](auto& f) { f.method = "GET"; f.accept = "application/json"; }), 406);
 }
 
+TEST(RequestPolicy, AcceptIsReadAsMediaRanges) {
+  auto p = request_policy::from({}, 3000);
+  auto status = [&](std::string_view method, std::string_view accept) {
+    auto f = post();
+    f.method = method;
+    f.accept = accept;
+    auto r = p.check(f);
+    return r ? r->status : 0;
+  };
+  EXPECT_EQ(status("POST", "Application/JSON ,Text/Event-Stream"), 0);
+  EXPECT_EQ(status("POST", "application/json;q=0.9, text/event-stream;q=0.5"), 0);
+  EXPECT_EQ(status("POST", "*/*"), 0);
+  EXPECT_EQ(status("POST", "application/*, text/*"), 0);
+  EXPECT_EQ(status("POST", "application/json-seq, text/event-stream"), 406);
+  EXPECT_EQ(status("POST", "application/json, text/event-stream;q=0"), 406);
+  EXPECT_EQ(status("POST", "text/event-stream"), 406);
+  EXPECT_EQ(status("GET", "text/*"), 0);
+  EXPECT_EQ(status("GET", "text/html"), 406);
+}
+
 TEST(RequestPolicy, ABearerTokenIsRequiredWhenConfigured) {
   http_options o;
   o.bearer_token = "s3cret";
@@ -67,6 +87,19 @@ TEST(EventStore, ReplaysExactlyWhatFollowsAndSaysGoneWhenDiscarded) {
   EXPECT_TRUE(s.after(2));  // 3,4,5 are kept
   EXPECT_FALSE(s.after(1)); // 2 was discarded
   EXPECT_FALSE(s.after(9)); // never issued
+}
+
+TEST(EventStore, DiscardsByBytes) {
+  event_store s(100, std::chrono::seconds(60), 10);
+  for (auto text : {"aaaa", "bbbb", "cccc"}) // 12 bytes: the first goes
+    s.append(std::make_shared<const std::string>(text));
+  EXPECT_EQ(s.size(), 2u);
+  EXPECT_EQ(s.bytes(), 8u);
+  EXPECT_FALSE(s.after(0));
+  ASSERT_TRUE(s.after(1));
+  auto kept = s.kept_after(0); // gaps and all
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_EQ(kept[0].seq, 2u);
 }
 
 TEST(EventStore, DiscardsByAge) {

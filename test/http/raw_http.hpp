@@ -33,6 +33,7 @@ struct http_reply {
 struct sse_event {
   std::string id;
   std::string data;
+  std::string retry;
 };
 
 class raw_http {
@@ -129,8 +130,9 @@ public:
     return r;
   }
 
-  /// The next SSE event with data (priming events and comments are skipped
-  /// unless `include_empty`); nullopt at the deadline or when closed.
+  /// The next SSE event with data (priming events, retry-only blocks and
+  /// comments are skipped unless `include_empty`); nullopt at the deadline
+  /// or when closed.
   std::optional<sse_event> next_event(ms wait = ms(5000), bool include_empty = false) {
     for (;;) {
       auto end = buffer_.find("\n\n");
@@ -151,13 +153,15 @@ public:
         auto line = block.substr(pos, next - pos);
         if (line.rfind("id: ", 0) == 0)
           e.id = line.substr(4);
+        else if (line.rfind("retry: ", 0) == 0)
+          e.retry = line.substr(7);
         else if (line.rfind("data: ", 0) == 0) {
           e.data = line.substr(6);
           has_data = true;
         }
         pos = next + 1;
       }
-      if ((has_data && !e.data.empty()) || (include_empty && !e.id.empty()))
+      if ((has_data && !e.data.empty()) || (include_empty && (!e.id.empty() || !e.retry.empty())))
         return e;
     }
   }
