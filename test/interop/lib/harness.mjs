@@ -40,13 +40,14 @@ export class Recorder {
 
 export const isMethod = (method) => (m) => m.method === method;
 
-// Connects and taps the transport, so tests see each message as it arrived.
+// Taps the transport before connecting: the SDK's Protocol.connect chains
+// an onmessage it finds, so the recorder sees every message as it arrived,
+// the initialize response included.
 export async function connectWith(transport, { name = 'cafmcp-interop', capabilities = {} } = {}) {
   const client = new Client({ name, version: '1.0.0' }, { capabilities });
-  await client.connect(transport);
   const recorder = new Recorder();
-  const original = transport.onmessage;
-  transport.onmessage = (msg, extra) => { recorder.push(msg); original?.(msg, extra); };
+  transport.onmessage = (msg) => recorder.push(msg);
+  await client.connect(transport);
   return { client, transport, recorder, close: () => client.close() };
 }
 

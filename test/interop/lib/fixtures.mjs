@@ -1,0 +1,16 @@
+// What everything-server registers at start-up (examples/everything).
+export const FIXTURE_TOOLS = ['test_simple_text', 'test_image_content', 'test_audio_content',
+  'test_embedded_resource', 'test_multiple_content_types', 'test_tool_with_logging', 'test_error_handling',
+  'test_tool_with_progress', 'test_sampling', 'test_elicitation', 'test_elicitation_sep1034_defaults',
+  'test_elicitation_sep1330_enums', 'json_schema_2020_12_tool', 'test_reconnection', 'add_resource',
+  'update_resource', 'remove_resource', 'add_tool', 'remove_tool', 'add_prompt', 'remove_prompt'];
+export const FIXTURE_RESOURCES = ['test://static-text', 'test://static-binary', 'test://watched-resource'];
+export const FIXTURE_PROMPTS = ['test_prompt_with_arguments', 'test_prompt_with_embedded_resource',
+  'test_prompt_with_image', 'test_simple_prompt'];
+
+export const RES_CHANGED = 'notifications/resources/list_changed';
+export const TOOLS_CHANGED = 'notifications/tools/list_changed';
+export const PROMPTS_CHANGED = 'notifications/prompts/list_changed';
+export const UPDATED = 'notifications/resources/updated';
+/// Where cafmcp puts operation metadata under params._meta.
+export const CHANGE = 'io.cafmcp/change';
