@@ -21,7 +21,8 @@ struct routing {
   /// (list_changed, resources/updated) -> HTTP's standalone GET stream.
   std::optional<std::string> request_key;
   /// True for the final response to `request_key`: the HTTP transport may
-  /// end that request's stream after it.
+  /// end that request's stream after it. With a null message: the request
+  /// ends without a response (the client cancelled it).
   bool final_response = false;
   /// No message: the transport may close this request's stream now and let
   /// the client reconnect for the rest (Streamable HTTP's SSE polling,

@@ -233,6 +233,8 @@ void on_notification(self_ptr self, const jsonrpc::notification& n) {
     if (auto it = st.calls.find(key); it != st.calls.end()) {
       it->second->store(true);
       st.calls.erase(it); // its result, if it still comes, is dropped
+      if (!st.closed) // no response will come: let the transport end the request
+        st.out->send(nullptr, routing{key, true});
       if (auto s = st.spans.find(key); s != st.spans.end()) {
         s->second->set_error("cancelled", "cancelled by the client");
         st.spans.erase(s);

@@ -289,3 +289,33 @@ TEST_F(QuickKeepAlive, IdleStreamsGetKeepAliveComments) {
 
 } // namespace
 } // namespace cafmcp::test
+
+namespace cafmcp::test {
+namespace {
+
+TEST_F(HttpTest, ACancelledRequestsPostEndsWithoutAResponse) {
+  auto started = std::make_shared<std::promise<void>>();
+  auto release = std::make_shared<std::promise<void>>();
+  auto released = release->get_future().share();
+  tool t = text_tool("hold");
+  t.handler = [started, released](const json&, request_context&) {
+    started->set_value();
+    released.wait();
+    return tool_result::text("too late");
+  };
+  srv->add_tool(t).get();
+  auto s = initialize();
+  raw_http call(port);
+  call.send("POST", rpc(42, "tools/call", {{"name", "hold"}}), {{"Mcp-Session-Id", s.id}});
+  started->get_future().wait(); // the call is in flight before it is cancelled
+  s.conn->send("POST", R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":42}})",
+               {{"Mcp-Session-Id", s.id}});
+  EXPECT_EQ(s.conn->read_reply().status, 202);
+  auto r = call.read_reply(); // the held POST is answered, with no JSON-RPC response
+  EXPECT_EQ(r.status, 202);
+  EXPECT_TRUE(r.body.empty());
+  release->set_value();
+}
+
+} // namespace
+} // namespace cafmcp::test
