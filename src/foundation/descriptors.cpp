@@ -142,7 +142,9 @@ json resource_link(std::string uri, std::string name, std::optional<std::string>
 } // namespace content
 
 json tool::descriptor() const {
-  json j = {{"name", name}, {"inputSchema", input_schema}};
+  // MCP requires an inputSchema object even for tools without parameters.
+  json j = {{"name", name},
+            {"inputSchema", input_schema.is_object() ? input_schema : json{{"type", "object"}}}};
   put(j, "title", title);
   put(j, "description", description);
   put(j, "outputSchema", output_schema);

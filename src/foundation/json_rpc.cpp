@@ -1,5 +1,8 @@
 #include "cafmcp/json_rpc.hpp"
 
+#include <climits>
+#include <cstdint>
+
 namespace cafmcp::jsonrpc {
 namespace {
 
@@ -41,11 +44,21 @@ bool deeper_than(std::string_view text, std::size_t limit) {
 }
 
 std::optional<request_id> read_id(const json& v) {
+  // An unsigned id past int64's range would come back as a different number.
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(INT64_MAX))
+    return std::nullopt;
   if (v.is_number_integer())
     return request_id{v.get<std::int64_t>()};
   if (v.is_string())
     return request_id{v.get<std::string>()};
   return std::nullopt;
+}
+
+bool fits_int(const json& v) {
+  if (v.is_number_unsigned())
+    return v.get<std::uint64_t>() <= std::uint64_t(INT_MAX);
+  auto n = v.get<std::int64_t>();
+  return n >= INT_MIN && n <= INT_MAX;
 }
 
 } // namespace
@@ -59,29 +72,39 @@ std::string to_key(const request_id& id) { return to_json(id).dump(); }
 std::variant<message, parse_failure> parse(std::string_view text, const limits& lim) {
   if (text.size() > lim.max_message_bytes)
     return failure(code::invalid_request,
-                   "Message exceeds " + std::to_string(lim.max_message_bytes) + " bytes");
+                   "message exceeds " + std::to_string(lim.max_message_bytes)
+                     + " bytes");
   if (deeper_than(text, lim.max_depth))
     return failure(code::invalid_request,
-                   "Message nests deeper than " + std::to_string(lim.max_depth) + " levels");
-  json doc = json::parse(text, nullptr, false);
-  if (doc.is_discarded())
-    return failure(code::parse_error, "Parse error: not valid JSON");
+                   "nesting deeper than " + std::to_string(lim.max_depth));
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // The byte offset is what a client author needs to find the mistake.
+    return failure(code::parse_error, "Parse error: not valid JSON (at byte "
+                                        + std::to_string(e.byte) + ")");
+  }
   if (doc.is_array())
-    return failure(code::invalid_request, "Batches are not supported: send one message");
+    return failure(code::invalid_request, "batches are not supported, send one message");
   if (!doc.is_object())
-    return failure(code::invalid_request, "A JSON-RPC message must be an object");
+    return failure(code::invalid_request, "a JSON-RPC message must be an object");
 
   // The id, when readable, goes back in any error about this message.
   std::optional<request_id> id;
-  bool has_id = doc.contains("id");
-  if (has_id) {
+  // JSON-RPC answers an unreadable request with `"id": null`, so only an
+  // error response may carry a null id; it then has no id to correlate.
+  bool null_error_id = doc.contains("id") && doc["id"].is_null() && doc.contains("error")
+                       && !doc.contains("method");
+  if (doc.contains("id") && !null_error_id) {
     id = read_id(doc["id"]);
     if (!id) {
       const auto& v = doc["id"];
       return failure(code::invalid_request,
-                     v.is_null()          ? "id must not be null"
-                     : v.is_number_float() ? "id must be an integer or a string, not a fraction"
-                                           : "id must be an integer or a string");
+                     v.is_null()            ? "id must not be null"
+                     : v.is_number_float()  ? "id must be an integer or a string, not a fraction"
+                     : v.is_number()        ? "id is out of the 64-bit integer range"
+                                            : "id must be an integer or a string");
     }
   }
   auto jr = doc.find("jsonrpc");
@@ -90,13 +113,13 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
   for (auto& [key, value] : doc.items())
     if (key != "jsonrpc" && key != "id" && key != "method" && key != "params" && key != "result"
         && key != "error")
-      return failure(code::invalid_request, "Unknown member \"" + key + "\"", id);
+      return failure(code::invalid_request, "unknown member \"" + key + "\"", id);
 
   if (doc.contains("method")) {
     if (!doc["method"].is_string())
       return failure(code::invalid_request, "method must be a string", id);
     if (doc.contains("result") || doc.contains("error"))
-      return failure(code::invalid_request, "A request cannot carry result or error", id);
+      return failure(code::invalid_request, "a request cannot carry result or error", id);
     std::optional<json> params;
     if (doc.contains("params")) {
       if (!doc["params"].is_object())
@@ -115,22 +138,21 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
   bool has_result = doc.contains("result"), has_error = doc.contains("error");
   if (has_result == has_error)
     return failure(code::invalid_request,
-                   has_result ? "A response carries result or error, not both"
-                              : "Neither a request (method) nor a response (result/error)",
+                   has_result ? "a response carries result or error, not both"
+                              : "neither a request (method) nor a response (result/error)",
                    id);
   if (has_result) {
     if (!id)
-      return failure(code::invalid_request, "A result response needs an id");
+      return failure(code::invalid_request, "a result response needs an id");
     if (!doc["result"].is_object())
       return failure(code::invalid_request, "result must be an object", id);
     return message{response{std::move(*id), std::move(doc["result"])}};
   }
   const auto& e = doc["error"];
   if (!e.is_object() || !e.contains("code") || !e["code"].is_number_integer()
-      || !e.contains("message") || !e["message"].is_string())
-    return failure(code::invalid_request, "error must be {code: integer, message: string}", id);
-  if (has_id && doc["id"].is_null())
-    id.reset();
+      || !fits_int(e["code"]) || !e.contains("message") || !e["message"].is_string())
+    return failure(code::invalid_request,
+                   "error must be {code: integer, message: string}", id);
   error err{e["code"].get<int>(), e["message"].get<std::string>(), std::nullopt};
   if (e.contains("data"))
     err.data = e["data"];

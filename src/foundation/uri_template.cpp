@@ -1,10 +1,13 @@
 #include "cafmcp/uri_template.hpp"
 
+#include <cstdint>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace cafmcp {
 
-// An expression's operator, as RFC 6570 section 3.2.1's table has it.
+// An expression's operator, as RFC 6570 section 3.2.1's table has it, plus
+// what matching needs to know about it.
 struct op_rules {
   char op;
   const char* first;
@@ -12,6 +15,11 @@ struct op_rules {
   bool named;
   const char* if_empty;
   bool allow_reserved;
+  // Characters that can never occur inside this operator's expansion in a
+  // URI, so a match can stop looking at the first one.
+  const char* never;
+  // Characters a single value may not hold raw (besides the separators).
+  const char* not_in_value;
 };
 
 struct uri_template::part {
@@ -22,11 +30,19 @@ struct uri_template::part {
 
 namespace {
 
+using parts_t = std::vector<std::shared_ptr<const uri_template::part>>;
+
+// Query values may hold '/' and '?' (RFC 3986 allows them there); path-ish
+// values stop at any structural delimiter.
 constexpr op_rules rule_table[] = {
-  {'\0', "", ',', false, "", false}, {'+', "", ',', false, "", true},
-  {'#', "#", ',', false, "", true},  {'.', ".", '.', false, "", false},
-  {'/', "/", '/', false, "", false}, {';', ";", ';', true, "", false},
-  {'?', "?", '&', true, "=", false}, {'&', "&", '&', true, "=", false},
+  {'\0', "", ',', false, "", false, "/?#&", "/?#&"},
+  {'+', "", ',', false, "", true, "", ""},
+  {'#', "#", ',', false, "", true, "", ""},
+  {'.', ".", '.', false, "", false, "/?#&", "/?#&"},
+  {'/', "/", '/', false, "", false, "?#&", "?#&"},
+  {';', ";", ';', true, "", false, "/?#&", "/?#&"},
+  {'?', "?", '&', true, "=", false, "#", "#"},
+  {'&', "&", '&', true, "=", false, "#", "#"},
 };
 
 const op_rules* rules_for(char op) {
@@ -36,9 +52,12 @@ const op_rules* rules_for(char op) {
   return nullptr;
 }
 
+bool is_alpha_digit(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 bool is_unreserved(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'
-         || c == '.' || c == '_' || c == '~';
+  return is_alpha_digit(c) || c == '-' || c == '.' || c == '_' || c == '~';
 }
 
 bool is_reserved(char c) {
@@ -49,12 +68,15 @@ bool is_hex(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
+bool contains(const char* set, char c) { return std::string_view(set).find(c) != std::string_view::npos; }
+
 std::string encode(std::string_view value, bool allow_reserved) {
   static const char* hex = "0123456789ABCDEF";
   std::string out;
   for (std::size_t i = 0; i < value.size(); ++i) {
     char c = value[i];
-    // Reserved expansion keeps existing pct-triplets as they are.
+    // Reserved expansion keeps existing pct-triplets as they are (RFC 6570
+    // section 3.2.3), so an already-encoded value is not encoded twice.
     bool pct = c == '%' && i + 2 < value.size() && is_hex(value[i + 1]) && is_hex(value[i + 2]);
     if (is_unreserved(c) || (allow_reserved && (is_reserved(c) || pct))) {
       out.push_back(c);
@@ -68,8 +90,15 @@ std::string encode(std::string_view value, bool allow_reserved) {
   return out;
 }
 
+int hex_value(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  return (c | 0x20) - 'a' + 10;
+}
+
 std::optional<std::string> decode(std::string_view s) {
   std::string out;
+  out.reserve(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (s[i] != '%') {
       out.push_back(s[i]);
@@ -77,18 +106,29 @@ std::optional<std::string> decode(std::string_view s) {
     }
     if (i + 2 >= s.size() || !is_hex(s[i + 1]) || !is_hex(s[i + 2]))
       return std::nullopt;
-    out.push_back(static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16)));
+    out.push_back(static_cast<char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2])));
     i += 2;
   }
   return out;
 }
 
+// varname = varchar *( ["."] varchar ); varchar = ALPHA / DIGIT / "_" / pct-encoded
 bool valid_name(std::string_view n) {
-  if (n.empty())
+  if (n.empty() || n.front() == '.' || n.back() == '.')
     return false;
-  for (char c : n)
-    if (!(is_unreserved(c) && c != '-' && c != '~') && c != '%')
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    char c = n[i];
+    if (c == '%') {
+      if (i + 2 >= n.size() || !is_hex(n[i + 1]) || !is_hex(n[i + 2]))
+        return false;
+      i += 2;
+    } else if (c == '.') {
+      if (n[i + 1] == '.')
+        return false;
+    } else if (!is_alpha_digit(c) && c != '_') {
       return false;
+    }
+  }
   return true;
 }
 
@@ -104,16 +144,39 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   }
 }
 
-// Characters a single value may not contain raw in a match: they delimit
-// the URI's structure (or this operator's own separators).
 bool value_ok(std::string_view v, const op_rules& r, bool single) {
   for (char c : v) {
-    if (r.allow_reserved) {
-      if (!single && c == ',')
-        return false;
-      continue;
-    }
-    if (c == '/' || c == '?' || c == '#' || c == '&' || c == ',' || c == '=' || c == r.sep)
+    if (contains(r.not_in_value, c))
+      return false;
+    // With several variables the separator between them cannot be data.
+    if (!single && (c == r.sep || c == ','))
+      return false;
+  }
+  return true;
+}
+
+bool assign(uri_template::variables& vars, const std::string& name, std::string_view raw) {
+  auto decoded = decode(raw);
+  if (!decoded)
+    return false;
+  return vars.emplace(name, std::move(*decoded)).second;
+}
+
+// `;x=1;y=2`, `?x=1&y=2`: names say which variable each piece is, so pieces
+// may come in any order and any of them may be missing (optional query
+// parameters), but each at most once and none unknown.
+bool read_named(const uri_template::part& p, std::string_view text,
+                uri_template::variables& vars) {
+  const auto& r = *p.rules;
+  for (auto piece : split(text, r.sep)) {
+    auto eq = piece.find('=');
+    auto name = piece.substr(0, eq);
+    auto value = eq == std::string_view::npos ? std::string_view{} : piece.substr(eq + 1);
+    const std::string* known = nullptr;
+    for (auto& n : p.names)
+      if (n == name)
+        known = &n;
+    if (!known || !value_ok(value, r, p.names.size() == 1) || !assign(vars, *known, value))
       return false;
   }
   return true;
@@ -124,65 +187,149 @@ bool value_ok(std::string_view v, const op_rules& r, bool single) {
 bool read_expression(const uri_template::part& p, std::string_view text,
                      uri_template::variables& vars) {
   const auto& r = *p.rules;
-  if (text.empty())
-    return true; // every variable undefined
   std::string_view first = r.first;
+  if (text.empty())
+    // An operator with a prefix marks its presence, so its absence means
+    // "all undefined"; `{x}` and `{+x}` must match something, or a template
+    // like `a/{id}/b` would accept `a//b`.
+    return !first.empty();
   if (text.substr(0, first.size()) != first)
     return false;
   text.remove_prefix(first.size());
-  auto pieces = p.names.size() == 1 && !r.named ? std::vector<std::string_view>{text}
-                                                 : split(text, r.sep);
-  if (r.named) {
-    std::size_t next = 0;
-    for (auto piece : pieces) {
-      auto eq = piece.find('=');
-      auto name = piece.substr(0, eq);
-      auto value = eq == std::string_view::npos ? std::string_view{} : piece.substr(eq + 1);
-      while (next < p.names.size() && p.names[next] != name)
-        ++next; // names come in template order; skipped ones were undefined
-      if (next == p.names.size() || !value_ok(value, r, false))
-        return false;
-      auto decoded = decode(value);
-      if (!decoded)
-        return false;
-      vars[p.names[next++]] = *decoded;
-    }
-    return true;
-  }
+  if (r.named)
+    return read_named(p, text, vars);
+  bool single = p.names.size() == 1;
+  auto pieces = single ? std::vector<std::string_view>{text} : split(text, r.sep);
   if (pieces.size() > p.names.size())
     return false;
-  for (std::size_t i = 0; i < pieces.size(); ++i) {
-    if (!value_ok(pieces[i], r, p.names.size() == 1))
+  for (std::size_t i = 0; i < pieces.size(); ++i)
+    if (!value_ok(pieces[i], r, single) || !assign(vars, p.names[i], pieces[i]))
       return false;
-    auto decoded = decode(pieces[i]);
-    if (!decoded)
-      return false;
-    vars[p.names[i]] = *decoded;
-  }
   return true;
 }
 
-bool match_from(const std::vector<std::shared_ptr<const uri_template::part>>& parts,
-                std::size_t index, std::string_view rest, uri_template::variables& vars) {
-  if (index == parts.size())
-    return rest.empty();
-  const auto& p = *parts[index];
-  if (p.names.empty()) {
-    if (rest.substr(0, p.literal.size()) != p.literal)
+// Backtracking over where each expression ends, made cheap enough for
+// hostile URIs (a resources/read may carry megabytes): an expression never
+// extends past a character its operator cannot produce, it ends only where
+// the following literal occurs, the last one takes the rest, dead
+// (part, offset) states are remembered, and a work budget bounds the
+// remaining pathological cases (adjacent reserved expressions).
+class matcher {
+public:
+  matcher(const parts_t& parts, std::string_view uri)
+    : parts_(parts), uri_(uri), budget_(16 * uri.size() + 4096) {}
+
+  bool run(uri_template::variables& out) {
+    // Literal text at either end is fixed: checking it first settles most
+    // non-matches in linear time.
+    if (!parts_.empty() && parts_.front()->names.empty()
+        && uri_.substr(0, parts_.front()->literal.size()) != parts_.front()->literal)
       return false;
-    return match_from(parts, index + 1, rest.substr(p.literal.size()), vars);
+    if (!parts_.empty() && parts_.back()->names.empty()
+        && (uri_.size() < parts_.back()->literal.size()
+            || uri_.substr(uri_.size() - parts_.back()->literal.size()) != parts_.back()->literal))
+      return false;
+    return at(0, 0, out);
   }
-  // Longest expansion first, backing off until the rest matches too.
-  for (std::size_t len = rest.size() + 1; len-- > 0;) {
-    auto attempt = vars;
-    if (read_expression(p, rest.substr(0, len), attempt)
-        && match_from(parts, index + 1, rest.substr(len), attempt)) {
-      vars = std::move(attempt);
+
+private:
+  bool at(std::size_t index, std::size_t pos, uri_template::variables& out) {
+    if (index == parts_.size())
+      return pos == uri_.size();
+    auto key = (static_cast<std::uint64_t>(index) << 40) | pos;
+    if (dead_.count(key))
+      return false;
+    if (try_part(index, pos, out))
       return true;
-    }
+    dead_.insert(key);
+    return false;
   }
-  return false;
-}
+
+  bool try_part(std::size_t index, std::size_t pos, uri_template::variables& out) {
+    const auto& p = *parts_[index];
+    auto rest = uri_.substr(pos);
+    if (p.names.empty())
+      return rest.substr(0, p.literal.size()) == p.literal
+             && at(index + 1, pos + p.literal.size(), out);
+    auto limit = extent(*p.rules, rest);
+    if (index + 1 == parts_.size()) // the last expression takes the whole rest
+      return limit == rest.size() && try_end(index, pos, rest.size(), out);
+    // Otherwise longest first, backing off until the rest matches too.
+    const auto& next = *parts_[index + 1];
+    if (next.names.empty()) {
+      for (std::size_t len = limit + 1; len-- > 0 && spend(1);)
+        if (rest.compare(len, next.literal.size(), next.literal) == 0
+            && try_end(index, pos, len, out))
+          return true;
+      return false;
+    }
+    // Before an operator with a prefix (`{+path}{#section}`, `{id}{?q}`),
+    // ends where that prefix follows come first, so the optional part gets
+    // its value instead of being swallowed by a greedy reserved expression.
+    std::string_view prefix = next.rules->first;
+    auto starts_next = [&](std::size_t len) {
+      return !prefix.empty() && rest.compare(len, prefix.size(), prefix) == 0;
+    };
+    for (std::size_t len = limit + 1; len-- > 0 && spend(1);)
+      if (starts_next(len) && try_end(index, pos, len, out))
+        return true;
+    for (std::size_t len = limit + 1; len-- > 0 && spend(1);)
+      if (!starts_next(len) && try_end(index, pos, len, out))
+        return true;
+    return false;
+  }
+
+  // Expression `index` covers uri_[pos, pos + len) and the rest matches.
+  bool try_end(std::size_t index, std::size_t pos, std::size_t len,
+               uri_template::variables& out) {
+    if (!spend(len + 1))
+      return false;
+    uri_template::variables mine;
+    if (!read_expression(*parts_[index], uri_.substr(pos, len), mine))
+      return false;
+    uri_template::variables after;
+    if (!at(index + 1, pos + len, after) || !merge(mine, after))
+      return false;
+    for (auto& kv : mine)
+      out.insert(std::move(kv));
+    return true;
+  }
+
+  // How far this expression could reach from the start of `rest`.
+  static std::size_t extent(const op_rules& r, std::string_view rest) {
+    std::size_t skip = std::string_view(r.first).size();
+    if (rest.substr(0, skip) != r.first)
+      return 0;
+    for (std::size_t i = skip; i < rest.size(); ++i)
+      if (contains(r.never, rest[i]))
+        return i;
+    return rest.size();
+  }
+
+  // A variable used twice in one template must have one value.
+  static bool merge(uri_template::variables& into, uri_template::variables& from) {
+    for (auto& [name, value] : from) {
+      auto [it, fresh] = into.emplace(name, value);
+      if (!fresh && it->second != value)
+        return false;
+    }
+    return true;
+  }
+
+  bool spend(std::size_t steps) {
+    if (steps > budget_) {
+      budget_ = 0;
+      return false;
+    }
+    budget_ -= steps;
+    return true;
+  }
+
+  const parts_t& parts_;
+  std::string_view uri_;
+  std::size_t budget_;
+  std::unordered_set<std::uint64_t> dead_;
+};
 
 } // namespace
 
@@ -204,20 +351,25 @@ uri_template::uri_template(std::string text) : text_(std::move(text)) {
     if (close == std::string::npos)
       throw std::invalid_argument("unbalanced '{' in URI template: " + text_);
     std::string_view body(text_.data() + open + 1, close - open - 1);
+    if (body.find('{') != std::string_view::npos)
+      throw std::invalid_argument("nested '{' in URI template: " + text_);
     auto p = std::make_shared<part>();
     char op = body.empty() ? '\0' : body.front();
-    if (std::string_view("=,!@|").find(op) != std::string_view::npos && op != '\0')
-      throw std::invalid_argument("reserved operator in URI template: " + text_);
+    if (op != '\0' && contains("=,!@|", op))
+      throw std::invalid_argument(std::string("reserved operator '") + op
+                                  + "' in URI template: " + text_);
     p->rules = rules_for(op);
     if (p->rules && op != '\0')
       body.remove_prefix(1);
     else
       p->rules = rules_for('\0');
     for (auto name : split(body, ',')) {
-      if (name.find(':') != std::string_view::npos || name.find('*') != std::string_view::npos)
-        throw std::invalid_argument("level-4 modifiers are not supported: " + text_);
+      if (!name.empty() && (name.back() == '*' || name.find(':') != std::string_view::npos))
+        throw std::invalid_argument("level-4 modifiers (':' and '*') are not supported: "
+                                    + text_);
       if (!valid_name(name))
-        throw std::invalid_argument("bad variable name in URI template: " + text_);
+        throw std::invalid_argument("bad variable name '" + std::string(name)
+                                    + "' in URI template: " + text_);
       p->names.emplace_back(name);
       names_.emplace_back(name);
     }
@@ -254,7 +406,7 @@ std::string uri_template::expand(const variables& vars) const {
 
 std::optional<uri_template::variables> uri_template::match(std::string_view uri) const {
   variables vars;
-  if (match_from(parts_, 0, uri, vars))
+  if (matcher(parts_, uri).run(vars))
     return vars;
   return std::nullopt;
 }

@@ -2,6 +2,8 @@
 // emitting what MCP clients reject.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include "cafmcp/json_rpc.hpp"
 
 namespace cafmcp::jsonrpc {
@@ -38,78 +40,201 @@ TEST(JsonRpc, ParsesEachKindOfMessage) {
 }
 
 TEST(JsonRpc, MalformedJsonIsParseError) {
-  EXPECT_EQ(fails("{\"jsonrpc\":").err.code, code::parse_error);
+  auto f = fails("{\"jsonrpc\":");
+  EXPECT_EQ(f.err.code, code::parse_error);
+  EXPECT_FALSE(f.id);
+  EXPECT_NE(f.err.message.find("byte"), std::string::npos) << f.err.message;
   EXPECT_EQ(fails("").err.code, code::parse_error);
+  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"method":"ping"} trailing)").err.code,
+            code::parse_error);
 }
 
 TEST(JsonRpc, BatchesAreRefused) {
-  EXPECT_EQ(fails(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])").err.code, code::invalid_request);
+  auto f = fails(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])");
+  EXPECT_EQ(f.err.code, code::invalid_request);
+  EXPECT_NE(f.err.message.find("batch"), std::string::npos) << f.err.message;
+}
+
+TEST(JsonRpc, NonObjectJsonIsAnInvalidRequest) {
+  EXPECT_EQ(fails("42").err.code, code::invalid_request);
+  EXPECT_EQ(fails(R"("ping")").err.code, code::invalid_request);
 }
 
 TEST(JsonRpc, JsonrpcMustBeExactlyTwoPointZero) {
   auto f = fails(R"({"jsonrpc":"2","id":5,"method":"ping"})");
   EXPECT_EQ(f.err.code, code::invalid_request);
-  ASSERT_TRUE(f.id); // the readable id goes back with the error
-  EXPECT_EQ(std::get<std::int64_t>(*f.id), 5);
-  EXPECT_EQ(fails(R"({"id":5,"method":"ping"})").err.code, code::invalid_request);
+  EXPECT_EQ(f.err.message, "jsonrpc must be \"2.0\"");
+  EXPECT_EQ(fails(R"({"jsonrpc":2.0,"id":5,"method":"ping"})").err.code, code::invalid_request);
 }
 
-TEST(JsonRpc, IdsMustBeIntegersOrStrings) {
-  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":null,"method":"ping"})").err.code, code::invalid_request);
+TEST(JsonRpc, MissingJsonrpcIsAnInvalidRequest) {
+  auto f = fails(R"({"id":5,"method":"ping"})");
+  EXPECT_EQ(f.err.code, code::invalid_request);
+  EXPECT_EQ(f.err.message, "jsonrpc must be \"2.0\"");
+}
+
+TEST(JsonRpc, NullIdIsRefusedOnRequests) {
+  auto f = fails(R"({"jsonrpc":"2.0","id":null,"method":"ping"})");
+  EXPECT_EQ(f.err.code, code::invalid_request);
+  EXPECT_FALSE(f.id);
+}
+
+TEST(JsonRpc, FloatIdIsRefused) {
   EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1.5,"method":"ping"})").err.code, code::invalid_request);
+  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1.0,"method":"ping"})").err.code, code::invalid_request);
+}
+
+TEST(JsonRpc, BoolAndObjectIdsAreRefused) {
   EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":true,"method":"ping"})").err.code, code::invalid_request);
   EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":{},"method":"ping"})").err.code, code::invalid_request);
+  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":[1],"method":"ping"})").err.code, code::invalid_request);
 }
 
-TEST(JsonRpc, ParamsMustBeAnObjectWhenPresent) {
-  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"method":"ping","params":null})").err.code,
+TEST(JsonRpc, IdBeyondInt64IsRefusedRatherThanWrapped) {
+  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"})").err.code,
             code::invalid_request);
+  auto max = parses(R"({"jsonrpc":"2.0","id":9223372036854775807,"method":"ping"})");
+  ASSERT_TRUE(std::holds_alternative<request>(max));
+  EXPECT_EQ(std::get<std::int64_t>(std::get<request>(max).id), INT64_MAX);
+  auto negative = parses(R"({"jsonrpc":"2.0","id":-3,"method":"ping"})");
+  ASSERT_TRUE(std::holds_alternative<request>(negative));
+  EXPECT_EQ(std::get<std::int64_t>(std::get<request>(negative).id), -3);
+}
+
+TEST(JsonRpc, NullParamsAreRefused) {
+  auto f = fails(R"({"jsonrpc":"2.0","id":1,"method":"ping","params":null})");
+  EXPECT_EQ(f.err.code, code::invalid_request);
+  EXPECT_NE(f.err.message.find("params"), std::string::npos);
+}
+
+TEST(JsonRpc, ArrayParamsAreRefused) {
   EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"method":"ping","params":[1]})").err.code,
             code::invalid_request);
+  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","method":"notifications/x","params":"s"})").err.code,
+            code::invalid_request);
 }
 
-TEST(JsonRpc, ResponsesCarryExactlyOneOfResultAndError) {
-  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}})").err.code,
-            code::invalid_request);
+TEST(JsonRpc, MethodMustBeAString) {
+  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"method":7})").err.code, code::invalid_request);
+}
+
+TEST(JsonRpc, ResponseWithBothResultAndErrorIsRefused) {
+  auto f = fails(R"({"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}})");
+  EXPECT_EQ(f.err.code, code::invalid_request);
+  ASSERT_TRUE(f.id);
+  EXPECT_EQ(std::get<std::int64_t>(*f.id), 1);
+}
+
+TEST(JsonRpc, ResponseNeedsResultOrError) {
   EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1})").err.code, code::invalid_request);
+  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"result":[]})").err.code, code::invalid_request);
+  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","result":{}})").err.code, code::invalid_request);
+}
+
+TEST(JsonRpc, ErrorObjectNeedsIntegerCodeAndStringMessage) {
   EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}})").err.code,
             code::invalid_request);
+  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"m"}})").err.code,
+            code::invalid_request);
+  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"error":{"code":1}})").err.code,
+            code::invalid_request);
+  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"error":{"code":4294967296,"message":"m"}})").err.code,
+            code::invalid_request);
+}
+
+TEST(JsonRpc, ErrorResponseWithNullIdHasNoId) {
+  auto m = parses(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"bad"}})");
+  ASSERT_TRUE(std::holds_alternative<error_response>(m));
+  EXPECT_FALSE(std::get<error_response>(m).id);
+  EXPECT_EQ(std::get<error_response>(m).err.code, code::parse_error);
 }
 
 TEST(JsonRpc, UnknownTopLevelMembersAreRefused) {
-  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"method":"ping","extra":1})").err.code,
-            code::invalid_request);
+  auto f = fails(R"({"jsonrpc":"2.0","id":1,"method":"ping","extra":1})");
+  EXPECT_EQ(f.err.code, code::invalid_request);
+  EXPECT_NE(f.err.message.find("extra"), std::string::npos) << f.err.message;
+}
+
+TEST(JsonRpc, FailureEchoesTheIdWhenReadable) {
+  auto by_string = fails(R"({"jsonrpc":"2.0","id":"req-9","method":"ping","params":[]})");
+  ASSERT_TRUE(by_string.id);
+  EXPECT_EQ(std::get<std::string>(*by_string.id), "req-9");
+  auto by_number = fails(R"({"jsonrpc":"1.0","id":12,"method":"ping"})");
+  ASSERT_TRUE(by_number.id);
+  EXPECT_EQ(std::get<std::int64_t>(*by_number.id), 12);
+  EXPECT_FALSE(fails(R"({"jsonrpc":"2.0","method":"ping","params":[]})").id);
 }
 
 TEST(JsonRpc, OversizeIsRefusedBeforeParsing) {
   limits lim;
   lim.max_message_bytes = 64;
-  auto f = fails(std::string(R"({"jsonrpc":"2.0","method":"x","params":{"a":")") + std::string(100, 'z')
-                   + "\"}}",
-                 lim);
+  // Not even JSON: the size check must come first, so this is -32600, not -32700.
+  auto f = fails(std::string(65, '{'), lim);
   EXPECT_EQ(f.err.code, code::invalid_request);
-  EXPECT_NE(f.err.message.find("64"), std::string::npos);
+  EXPECT_EQ(f.err.message, "message exceeds 64 bytes");
+  parses(R"({"jsonrpc":"2.0","method":"x"})"); // well under
+  std::string exact = R"({"jsonrpc":"2.0","method":"x","params":{"a":")";
+  exact += std::string(64 - exact.size() - 3, 'z') + "\"}}";
+  ASSERT_EQ(exact.size(), 64u);
+  EXPECT_TRUE(std::holds_alternative<message>(parse(exact, lim)));
+}
+
+TEST(JsonRpc, DefaultSizeLimitIsFourMebibytes) {
+  auto f = fails(std::string(4 * 1024 * 1024 + 1, ' '));
+  EXPECT_EQ(f.err.code, code::invalid_request);
+  EXPECT_EQ(f.err.message, "message exceeds 4194304 bytes");
 }
 
 TEST(JsonRpc, HostileNestingIsRefusedWithoutRecursion) {
   std::string deep(1'000'000, '[');
-  EXPECT_EQ(fails(deep).err.code, code::invalid_request);
-  std::string in_string = R"({"jsonrpc":"2.0","method":"x","params":{"s":")" + std::string(200, '[')
-                          + "\"}}";
-  parses(in_string); // brackets inside strings are text, not nesting
+  auto f = fails(deep);
+  EXPECT_EQ(f.err.code, code::invalid_request);
+  EXPECT_EQ(f.err.message, "nesting deeper than 64");
+  std::string closed = std::string(100'000, '[') + std::string(100'000, ']');
+  EXPECT_EQ(fails(closed).err.message, "nesting deeper than 64");
+  std::string objects;
+  for (int i = 0; i < 100'000; ++i)
+    objects += "{\"a\":";
+  EXPECT_EQ(fails(objects).err.code, code::invalid_request);
+}
+
+TEST(JsonRpc, NestingUpToTheLimitIsAccepted) {
+  // The envelope is level 1 and params level 2; 62 arrays make 64.
+  std::string ok = R"({"jsonrpc":"2.0","method":"x","params":{"a":)" + std::string(62, '[')
+                   + std::string(62, ']') + "}}";
+  parses(ok);
+  std::string over = R"({"jsonrpc":"2.0","method":"x","params":{"a":)" + std::string(63, '[')
+                     + std::string(63, ']') + "}}";
+  EXPECT_EQ(fails(over).err.code, code::invalid_request);
+  std::string in_string = R"({"jsonrpc":"2.0","method":"x","params":{"s":"\"[)"
+                          + std::string(200, '[') + "\"}}";
+  parses(in_string); // brackets inside strings (after an escaped quote, too) are text
 }
 
 TEST(JsonRpc, SerializeOmitsEmptyParamsAndKeepsIdTypes) {
   EXPECT_EQ(serialize(notification{"notifications/x", std::nullopt}),
             R"({"jsonrpc":"2.0","method":"notifications/x"})");
+  EXPECT_EQ(serialize(notification{"notifications/x", json(nullptr)}),
+            R"({"jsonrpc":"2.0","method":"notifications/x"})");
+  EXPECT_EQ(serialize_notification("notifications/x", nullptr),
+            R"({"jsonrpc":"2.0","method":"notifications/x"})");
   auto with_int = serialize(request{std::int64_t{7}, "ping", std::nullopt});
-  EXPECT_EQ(json::parse(with_int)["id"], 7);
-  EXPECT_FALSE(json::parse(with_int).contains("params"));
+  EXPECT_EQ(with_int, R"({"id":7,"jsonrpc":"2.0","method":"ping"})");
+  EXPECT_EQ(serialize(request{std::int64_t{7}, "ping", json(nullptr)}), with_int);
   auto with_str = serialize_result(request_id{std::string("7")}, json::object());
-  EXPECT_EQ(json::parse(with_str)["id"], "7");
+  EXPECT_EQ(with_str, R"({"id":"7","jsonrpc":"2.0","result":{}})");
   auto err = json::parse(serialize_error(std::nullopt, {code::parse_error, "bad", std::nullopt}));
   EXPECT_TRUE(err["id"].is_null());
   EXPECT_FALSE(err["error"].contains("data"));
+  auto with_data = json::parse(
+    serialize_error(request_id{std::int64_t{3}}, {code::resource_not_found, "gone", json{{"uri", "x"}}}));
+  EXPECT_EQ(with_data["error"]["code"], -32002);
+  EXPECT_EQ(with_data["error"]["data"]["uri"], "x");
+}
+
+TEST(JsonRpc, SerializedTextIsOneLine) {
+  auto line = serialize(notification{"n", json{{"text", "a\nb"}}});
+  EXPECT_EQ(line.find('\n'), std::string::npos);
 }
 
 TEST(JsonRpc, RoundTripsThroughParse) {
@@ -118,6 +243,23 @@ TEST(JsonRpc, RoundTripsThroughParse) {
   ASSERT_TRUE(std::holds_alternative<request>(back));
   EXPECT_EQ(std::get<std::string>(std::get<request>(back).id), "r-1");
   EXPECT_EQ((*std::get<request>(back).params)["name"], "x");
+  for (auto text : {R"({"id":42,"jsonrpc":"2.0","method":"ping"})",
+                    R"({"id":"42","jsonrpc":"2.0","method":"ping","params":{"a":[1,{}]}})",
+                    R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+                    R"({"id":42,"jsonrpc":"2.0","result":{"x":1}})",
+                    R"({"error":{"code":-32601,"message":"nope"},"id":"q","jsonrpc":"2.0"})"})
+    EXPECT_EQ(serialize(parses(text)), text);
+}
+
+TEST(JsonRpc, IntegerIdStaysIntegerAndStringStaysString) {
+  auto num = parses(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+  ASSERT_TRUE(std::holds_alternative<std::int64_t>(std::get<request>(num).id));
+  EXPECT_TRUE(json::parse(serialize_result(std::get<request>(num).id, json::object()))["id"]
+                .is_number_integer());
+  auto str = parses(R"({"jsonrpc":"2.0","id":"1","method":"ping"})");
+  ASSERT_TRUE(std::holds_alternative<std::string>(std::get<request>(str).id));
+  EXPECT_TRUE(json::parse(serialize_result(std::get<request>(str).id, json::object()))["id"]
+                .is_string());
 }
 
 TEST(JsonRpc, KeysDistinguishNumberAndStringIds) {

@@ -1,4 +1,5 @@
-// Tool schemas: compiled once, 2020-12 documents accepted, violations named.
+// Tool schemas: compiled once, 2020-12 documents accepted, violations named,
+// and broken schemas refused when registered instead of crashing later.
 #include <gtest/gtest.h>
 
 #include "foundation/schema_validator.hpp"
@@ -6,37 +7,275 @@
 namespace cafmcp {
 namespace {
 
-TEST(SchemaValidator, NamesMissingAndMistypedArguments) {
+bool mentions(const std::optional<std::string>& text, const std::string& part) {
+  return text && text->find(part) != std::string::npos;
+}
+
+const json conformance_schema = json::parse(R"({
+  "$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
+  "$defs":{"address":{"$anchor":"address","type":"object",
+           "properties":{"street":{"type":"string"},"city":{"type":"string"}}}},
+  "properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},
+  "additionalProperties":false,
+  "allOf":[{"if":{"properties":{"name":{"const":"x"}}},"then":{"required":["address"]}}]})");
+
+TEST(SchemaValidator, AcceptsValidArguments) {
   schema_validator v(json{{"type", "object"},
                           {"properties", {{"city", {{"type", "string"}}}, {"n", {{"type", "integer"}}}}},
                           {"required", {"city"}}});
-  EXPECT_FALSE(v.validate({{"city", "Oslo"}, {"n", 3}}));
+  EXPECT_EQ(v.validate({{"city", "Oslo"}, {"n", 3}}), std::nullopt);
+  EXPECT_EQ(v.validate({{"city", "Oslo"}}), std::nullopt);
+}
+
+TEST(SchemaValidator, NamesAMissingRequiredArgument) {
+  schema_validator v(json{{"type", "object"},
+                          {"properties", {{"city", {{"type", "string"}}}}},
+                          {"required", {"city"}}});
   auto missing = v.validate(json::object());
   ASSERT_TRUE(missing);
-  EXPECT_NE(missing->find("city"), std::string::npos);
-  auto mistyped = v.validate({{"city", "Oslo"}, {"n", 2.5}});
-  ASSERT_TRUE(mistyped);
-  EXPECT_NE(mistyped->find("n"), std::string::npos);
+  EXPECT_EQ(*missing, "/: missing required property 'city'");
+}
+
+TEST(SchemaValidator, NamesAMistypedArgumentWithItsPath) {
+  schema_validator v(json{{"type", "object"},
+                          {"properties", {{"age", {{"type", "integer"}}}, {"name", {{"type", "string"}}}}}});
+  EXPECT_EQ(v.validate({{"age", "ten"}}), "/age: expected integer, got string");
+  EXPECT_EQ(v.validate({{"age", 2.5}}), "/age: expected integer, got number");
+  EXPECT_EQ(v.validate({{"name", 7}}), "/name: expected string, got integer");
+}
+
+TEST(SchemaValidator, ReportsEveryViolation) {
+  schema_validator v(json{{"type", "object"},
+                          {"properties", {{"a", {{"type", "integer"}}}, {"b", {{"type", "boolean"}}}}},
+                          {"required", {"c"}}});
+  auto all = v.validate({{"a", "x"}, {"b", 1}});
+  EXPECT_TRUE(mentions(all, "/a: expected integer, got string")) << *all;
+  EXPECT_TRUE(mentions(all, "/b: expected boolean, got integer")) << *all;
+  EXPECT_TRUE(mentions(all, "/: missing required property 'c'")) << *all;
+}
+
+TEST(SchemaValidator, PathsReachIntoArraysAndNestedObjects) {
+  schema_validator v(json::parse(R"({"type":"object","properties":{"items":{"type":"array",
+    "items":{"type":"object","properties":{"qty":{"type":"integer","minimum":1}}}}}})"));
+  EXPECT_EQ(v.validate(json::parse(R"({"items":[{"qty":1},{"qty":"2"}]})")),
+            "/items/1/qty: expected integer, got string");
+  auto low = v.validate(json::parse(R"({"items":[{"qty":0}]})"));
+  ASSERT_TRUE(low);
+  EXPECT_EQ(*low, "/items/0/qty: expected number greater than or equal to 1");
+}
+
+TEST(SchemaValidator, IntegerAcceptsWholeFloatsButNotFractions) {
+  schema_validator v(json{{"type", "integer"}});
+  EXPECT_EQ(v.validate(json::parse("3.0")), std::nullopt);
+  EXPECT_EQ(v.validate(3), std::nullopt);
+  EXPECT_TRUE(v.validate(3.5));
+  schema_validator number(json{{"type", "number"}});
+  EXPECT_EQ(number.validate(3), std::nullopt);
+  EXPECT_EQ(number.validate(3.5), std::nullopt);
+  EXPECT_TRUE(number.validate("3"));
+}
+
+TEST(SchemaValidator, EnumAndConstNameTheAllowedValues) {
+  schema_validator e(json{{"enum", {"red", "green"}}});
+  EXPECT_EQ(e.validate("green"), std::nullopt);
+  EXPECT_EQ(e.validate("blue"), R"(/: must be one of ["red","green"])");
+  schema_validator c(json{{"const", 42}});
+  EXPECT_EQ(c.validate(42), std::nullopt);
+  EXPECT_EQ(c.validate(41), "/: must be 42");
+}
+
+TEST(SchemaValidator, CompositionKeywords) {
+  schema_validator any(json::parse(R"({"anyOf":[{"type":"string"},{"type":"integer"}]})"));
+  EXPECT_EQ(any.validate("s"), std::nullopt);
+  EXPECT_EQ(any.validate(1), std::nullopt);
+  EXPECT_TRUE(mentions(any.validate(true), "anyOf"));
+  schema_validator one(json::parse(R"({"oneOf":[{"type":"integer"},{"minimum":0}]})"));
+  EXPECT_EQ(one.validate(-1), std::nullopt);
+  EXPECT_TRUE(mentions(one.validate(1), "more than one"));
+  schema_validator all(json::parse(R"({"allOf":[{"type":"string"},{"minLength":3}]})"));
+  EXPECT_EQ(all.validate("abc"), std::nullopt);
+  EXPECT_EQ(all.validate("ab"), "/: string should be no fewer than 3 characters in length");
+  schema_validator neg(json::parse(R"({"not":{"type":"null"}})"));
+  EXPECT_TRUE(neg.validate(nullptr));
+  EXPECT_EQ(neg.validate(0), std::nullopt);
+}
+
+TEST(SchemaValidator, IfThenElse) {
+  schema_validator v(json::parse(R"({"type":"object",
+    "if":{"properties":{"kind":{"const":"circle"}},"required":["kind"]},
+    "then":{"required":["radius"]},"else":{"required":["width"]}})"));
+  EXPECT_EQ(v.validate({{"kind", "circle"}, {"radius", 1}}), std::nullopt);
+  EXPECT_EQ(v.validate({{"kind", "circle"}}), "/: missing required property 'radius'");
+  EXPECT_EQ(v.validate({{"kind", "square"}}), "/: missing required property 'width'");
+}
+
+TEST(SchemaValidator, AdditionalPropertiesFalseNamesTheIntruder) {
+  schema_validator v(json::parse(
+    R"({"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false})"));
+  EXPECT_EQ(v.validate({{"a", "x"}}), std::nullopt);
+  EXPECT_EQ(v.validate({{"a", "x"}, {"b", 1}}), "/: unexpected property 'b'");
+  schema_validator none(json::parse(R"({"type":"object","additionalProperties":false})"));
+  EXPECT_EQ(none.validate(json::object()), std::nullopt);
+  EXPECT_TRUE(none.validate({{"x", 1}}));
 }
 
 TEST(SchemaValidator, AcceptsTheConformanceSuites2020_12Schema) {
-  auto schema = json::parse(R"({
-    "$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
-    "$defs":{"address":{"$anchor":"address","type":"object",
-             "properties":{"street":{"type":"string"},"city":{"type":"string"}}}},
-    "properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},
-    "additionalProperties":false,
-    "allOf":[{"if":{"properties":{"name":{"const":"x"}}},"then":{"required":["address"]}}]})");
-  schema_validator v(schema);
-  EXPECT_FALSE(v.validate({{"name", "y"}}));
-  EXPECT_FALSE(v.validate({{"name", "x"}, {"address", {{"city", "Rome"}}}}));
-  EXPECT_TRUE(v.validate({{"name", "x"}}));                            // if/then
-  EXPECT_TRUE(v.validate({{"name", "y"}, {"other", 1}}));              // additionalProperties
-  EXPECT_TRUE(v.validate({{"name", "y"}, {"address", {{"city", 5}}}})); // $ref into $defs
+  schema_validator v(conformance_schema);
+  EXPECT_EQ(v.validate({{"name", "y"}}), std::nullopt);
+  EXPECT_EQ(v.validate({{"name", "x"}, {"address", {{"city", "Rome"}}}}), std::nullopt);
+  // `if` holds vacuously for an object without `name`, so `then` applies.
+  EXPECT_EQ(v.validate(json::object()), "/: missing required property 'address'");
+}
+
+TEST(SchemaValidator, ConformanceSchemaIfThenRequiresAddress) {
+  schema_validator v(conformance_schema);
+  EXPECT_EQ(v.validate({{"name", "x"}}), "/: missing required property 'address'");
+}
+
+TEST(SchemaValidator, ConformanceSchemaRefusesExtraProperties) {
+  schema_validator v(conformance_schema);
+  EXPECT_EQ(v.validate({{"name", "y"}, {"other", 1}}), "/: unexpected property 'other'");
+}
+
+TEST(SchemaValidator, ConformanceSchemaFollowsRefIntoDefs) {
+  schema_validator v(conformance_schema);
+  EXPECT_EQ(v.validate({{"name", "y"}, {"address", {{"city", 5}}}}),
+            "/address/city: expected string, got integer");
+  EXPECT_EQ(v.validate({{"name", 5}}), "/name: expected string, got integer");
+}
+
+TEST(SchemaValidator, AnchorReferencesResolve) {
+  schema_validator v(json::parse(R"({"$defs":{"pos":{"$anchor":"positive","type":"integer","minimum":1}},
+    "type":"object","properties":{"n":{"$ref":"#positive"}}})"));
+  EXPECT_EQ(v.validate({{"n", 2}}), std::nullopt);
+  EXPECT_TRUE(mentions(v.validate({{"n", 0}}), "/n:"));
+}
+
+TEST(SchemaValidator, RefSiblingsApplyAsIn2020_12) {
+  schema_validator v(json::parse(R"({"$defs":{"s":{"type":"string"}},
+    "properties":{"code":{"$ref":"#/$defs/s","maxLength":2}}})"));
+  EXPECT_EQ(v.validate({{"code", "ab"}}), std::nullopt);
+  EXPECT_TRUE(mentions(v.validate({{"code", "abc"}}), "/code: string should be no more than 2"));
+  EXPECT_TRUE(mentions(v.validate({{"code", 1}}), "/code:"));
+}
+
+TEST(SchemaValidator, RecursiveSchemasThroughRootRef) {
+  schema_validator v(json::parse(R"({"type":"object","properties":{
+    "value":{"type":"integer"},"children":{"type":"array","items":{"$ref":"#"}}}})"));
+  EXPECT_EQ(v.validate(json::parse(R"({"value":1,"children":[{"value":2,"children":[]}]})")),
+            std::nullopt);
+  EXPECT_EQ(v.validate(json::parse(R"({"children":[{"children":[{"value":"x"}]}]})")),
+            "/children/0/children/0/value: expected integer, got string");
+}
+
+TEST(SchemaValidator, RootIdPrefixedRefsAreLocal) {
+  schema_validator v(json::parse(R"({"$id":"https://example.com/tool.json",
+    "$defs":{"s":{"type":"string"}},"properties":{"a":{"$ref":"https://example.com/tool.json#/$defs/s"}}})"));
+  EXPECT_EQ(v.validate({{"a", "x"}}), std::nullopt);
+  EXPECT_TRUE(v.validate({{"a", 1}}));
+}
+
+TEST(SchemaValidator, PrefixItemsAndItemsFrom2020_12) {
+  schema_validator v(json::parse(
+    R"({"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":false})"));
+  EXPECT_EQ(v.validate(json::parse(R"(["a",1])")), std::nullopt);
+  EXPECT_TRUE(mentions(v.validate(json::parse(R"(["a","b"])")), "/1: expected integer"));
+  EXPECT_TRUE(v.validate(json::parse(R"(["a",1,2])")));
+}
+
+TEST(SchemaValidator, DependentRequiredAndDependentSchemas) {
+  schema_validator req(json::parse(R"({"dependentRequired":{"card":["cvv"]}})"));
+  EXPECT_EQ(req.validate({{"name", "x"}}), std::nullopt);
+  EXPECT_EQ(req.validate({{"card", 1}, {"cvv", 2}}), std::nullopt);
+  EXPECT_TRUE(req.validate({{"card", 1}}));
+  schema_validator sch(json::parse(R"({"dependentSchemas":{"card":{"required":["cvv"]}}})"));
+  EXPECT_EQ(sch.validate({{"card", 1}, {"cvv", 2}}), std::nullopt);
+  EXPECT_TRUE(sch.validate({{"card", 1}}));
+}
+
+TEST(SchemaValidator, UnevaluatedPropertiesFalseWithoutApplicators) {
+  schema_validator v(json::parse(
+    R"({"type":"object","properties":{"a":{}},"unevaluatedProperties":false})"));
+  EXPECT_EQ(v.validate({{"a", 1}}), std::nullopt);
+  EXPECT_EQ(v.validate({{"b", 1}}), "/: unexpected property 'b'");
+}
+
+TEST(SchemaValidator, FormatIsAnAnnotationIn2020_12) {
+  schema_validator v(json{{"type", "string"}, {"format", "date-time"}});
+  EXPECT_EQ(v.validate("not a date"), std::nullopt);
+  EXPECT_TRUE(v.validate(5));
+}
+
+TEST(SchemaValidator, Draft07SchemasKeepTheirOwnRules) {
+  // In draft 7 a $ref replaces its siblings.
+  schema_validator v(json::parse(R"({"$schema":"http://json-schema.org/draft-07/schema#",
+    "definitions":{"s":{"type":"string"}},"properties":{"a":{"$ref":"#/definitions/s","maxLength":1}}})"));
+  EXPECT_EQ(v.validate({{"a", "long"}}), std::nullopt);
+  EXPECT_TRUE(v.validate({{"a", 1}}));
+}
+
+TEST(SchemaValidator, BooleanSchemas) {
+  EXPECT_EQ(schema_validator(json(true)).validate({{"any", "thing"}}), std::nullopt);
+  EXPECT_TRUE(schema_validator(json(false)).validate(1));
+  schema_validator v(json::parse(R"({"properties":{"never":false}})"));
+  EXPECT_EQ(v.validate({{"other", 1}}), std::nullopt);
+  EXPECT_EQ(v.validate({{"never", 1}}), "/never: not allowed by the schema");
+  schema_validator tuple(json::parse(R"({"items":[true,false]})"));
+  EXPECT_EQ(tuple.validate(json::parse("[1,2]")), "/1: not allowed by the schema");
+}
+
+TEST(SchemaValidator, PathsEscapeSlashAndTilde) {
+  schema_validator v(json::parse(R"({"properties":{"a/b~c":{"type":"string"}}})"));
+  EXPECT_EQ(v.validate({{"a/b~c", 1}}), "/a~1b~0c: expected string, got integer");
 }
 
 TEST(SchemaValidator, RefusesANonObjectSchema) {
   EXPECT_THROW(schema_validator(json("string")), std::invalid_argument);
+  EXPECT_THROW(schema_validator(json(3)), std::invalid_argument);
+  EXPECT_THROW(schema_validator(json::array()), std::invalid_argument);
+}
+
+TEST(SchemaValidator, RefusesInvalidSchemasWithAClearMessage) {
+  auto message_of = [](const json& schema) -> std::string {
+    try {
+      schema_validator v(schema);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "(accepted)";
+  };
+  EXPECT_NE(message_of({{"type", "bogus"}}).find("bogus"), std::string::npos);
+  EXPECT_NE(message_of({{"required", "x"}}), "(accepted)");
+  EXPECT_NE(message_of({{"$ref", "#/$defs/missing"}}).find("#/$defs/missing"), std::string::npos);
+  EXPECT_NE(message_of({{"$ref", "#nowhere"}}).find("$anchor"), std::string::npos);
+  EXPECT_NE(message_of({{"$ref", "https://other.example/s.json"}}).find("remote"),
+            std::string::npos);
+  EXPECT_NE(message_of({{"pattern", "(unclosed"}}).find("regular expression"), std::string::npos);
+  EXPECT_NE(message_of({{"patternProperties", {{"[", true}}}}).find("regular expression"),
+            std::string::npos);
+  EXPECT_NE(message_of({{"not", 5}}), "(accepted)");
+}
+
+TEST(SchemaValidator, RefusesReferenceCyclesThatWouldNeverEnd) {
+  EXPECT_THROW(schema_validator(json::parse(
+                 R"({"properties":{"a":{"$ref":"#/properties/b"},"b":{"$ref":"#/properties/a"}}})")),
+               std::invalid_argument);
+  EXPECT_THROW(schema_validator(json::parse(R"({"allOf":[{"$ref":"#"}]})")), std::invalid_argument);
+  EXPECT_THROW(schema_validator(json::parse(R"({"$ref":"#"})")), std::invalid_argument);
+}
+
+TEST(SchemaValidator, PatternsValidate) {
+  schema_validator v(json::parse(R"({"type":"string","pattern":"^[a-z]+$"})"));
+  EXPECT_EQ(v.validate("abc"), std::nullopt);
+  EXPECT_EQ(v.validate("ABC"), "/: failed to match regex specified by 'pattern' constraint");
+}
+
+TEST(SchemaValidator, CompiledOnceUsableManyTimes) {
+  schema_validator v(conformance_schema);
+  for (int i = 0; i < 100; ++i) {
+    EXPECT_EQ(v.validate({{"name", "y"}}), std::nullopt);
+    EXPECT_TRUE(v.validate({{"name", 1}}));
+  }
 }
 
 } // namespace
