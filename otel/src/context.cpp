@@ -2,6 +2,8 @@
 
 #include <random>
 
+#include "cafmcp/otel/trace_state.hpp"
+
 #include <sys/random.h>
 
 namespace cafmcp::otel {
@@ -80,29 +82,7 @@ bool is_valid(const span_id& id) { return nonzero(id); }
 trace_id random_trace_id() { return random_bytes<16>(); }
 span_id random_span_id() { return random_bytes<8>(); }
 
-bool valid_tracestate(std::string_view ts) {
-  if (ts.empty())
-    return true;
-  std::size_t members = 0, pos = 0;
-  while (pos <= ts.size()) {
-    auto comma = ts.find(',', pos);
-    auto member = ts.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
-    while (!member.empty() && (member.front() == ' ' || member.front() == '\t'))
-      member.remove_prefix(1);
-    while (!member.empty() && (member.back() == ' ' || member.back() == '\t'))
-      member.remove_suffix(1);
-    if (!member.empty()) {
-      auto eq = member.find('=');
-      if (eq == 0 || eq == std::string_view::npos || eq + 1 >= member.size() || eq > 256)
-        return false;
-      ++members;
-    }
-    if (comma == std::string_view::npos)
-      break;
-    pos = comma + 1;
-  }
-  return members <= 32;
-}
+bool valid_tracestate(std::string_view ts) { return trace_state::parse(ts).has_value(); }
 
 std::optional<span_context> parse_traceparent(std::string_view tp, std::string_view tracestate) {
   // version-traceid-spanid-flags; later versions may append fields.
@@ -121,8 +101,8 @@ std::optional<span_context> parse_traceparent(std::string_view tp, std::string_v
     return std::nullopt;
   ctx.flags = flags[0];
   ctx.remote = true;
-  if (valid_tracestate(tracestate))
-    ctx.tracestate = std::string(tracestate);
+  if (auto state = trace_state::parse(tracestate))
+    ctx.tracestate = state->to_header();
   return ctx;
 }
 

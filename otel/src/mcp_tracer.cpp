@@ -20,10 +20,12 @@ public:
   explicit mcp_span(otel::span s) : span_(std::move(s)) {}
   void set_attribute(std::string_view key, cafmcp::attribute_value value) override {
     if (span_.recording()) // nothing to allocate for a span nobody records
-      span_.set_attribute(std::string(key), std::move(value));
+      span_.set_attribute(key, std::move(value));
   }
   void set_error(std::string_view type, std::string_view description) override {
-    span_.set_attribute("error.type", std::string(type));
+    if (!span_.recording())
+      return;
+    span_.set_attribute("error.type", type);
     span_.set_status(status_code::error, std::string(description));
   }
   cafmcp::trace_context context() const override {
@@ -58,7 +60,7 @@ public:
     // caller keeps passing the parent's context, which carries the decision.
     if (o.parent && o.parent->valid() && !o.parent->sampled() && parent_based_)
       return nullptr;
-    auto s = tracer_.start(std::string(name), std::move(o));
+    auto s = tracer_.start(name, std::move(o));
     return std::make_unique<mcp_span>(std::move(s));
   }
 
@@ -70,7 +72,7 @@ public:
     if (!parent.empty())
       o.parent = parsed(parent);
     o.attributes = std::move(common);
-    auto rec = tracer_.start_group(std::string(name), std::move(o), "mcp.session.id");
+    auto rec = tracer_.start_group(name, std::move(o), "mcp.session.id");
     if (!rec)
       return nullptr;
     return std::make_unique<mcp_send_group>(std::move(*rec));
@@ -89,9 +91,6 @@ private:
     return last;
   }
 
-public:
-
-private:
   otel::tracer tracer_;
   bool parent_based_;
 };
@@ -100,10 +99,10 @@ private:
 
 std::shared_ptr<cafmcp::tracer> make_mcp_tracer(std::shared_ptr<tracer_provider> provider,
                                                 std::string scope) {
-  if (!provider)
+  if (!provider || provider->sampler().never_samples())
     return nullptr;
-  bool parent_based = provider->sampler().description().rfind("ParentBased", 0) == 0;
-  return std::make_shared<mcp_tracer>(provider->get_tracer(std::move(scope)), parent_based);
+  return std::make_shared<mcp_tracer>(provider->get_tracer(std::move(scope)),
+                                      provider->sampler().follows_parent());
 }
 
 } // namespace cafmcp::otel

@@ -10,13 +10,14 @@ struct constant : sampler {
   explicit constant(bool on) : on_(on) {}
   bool should_sample(const span_context*, const trace_id&) const override { return on_; }
   std::string description() const override { return on_ ? "AlwaysOnSampler" : "AlwaysOffSampler"; }
+  bool never_samples() const override { return !on_; }
   bool on_;
 };
 
 // Decided from the trace id's last 8 bytes as a number below a threshold
 // (the random part of the id), so a trace is sampled the same everywhere.
 struct ratio_sampler : sampler {
-  explicit ratio_sampler(double r) : ratio_(std::clamp(r, 0.0, 1.0)) {
+  explicit ratio_sampler(double r) : ratio_(std::isnan(r) ? 1.0 : std::clamp(r, 0.0, 1.0)) {
     threshold_ = ratio_ >= 1.0 ? UINT64_MAX
                                : static_cast<std::uint64_t>(ratio_ * 18446744073709551616.0);
   }
@@ -45,6 +46,7 @@ struct parent_sampler : sampler {
   std::string description() const override {
     return "ParentBased{root=" + root_->description() + "}";
   }
+  bool follows_parent() const override { return true; }
   std::shared_ptr<sampler> root_;
 };
 
@@ -61,9 +63,12 @@ std::shared_ptr<sampler> sampler_from_name(const std::string& name, const std::s
   double ratio = 1.0;
   if (!arg.empty()) {
     try {
-      ratio = std::stod(arg);
+      std::size_t used = 0;
+      ratio = std::stod(arg, &used);
+      if (used != arg.size() || ratio < 0.0 || ratio > 1.0)
+        ratio = 1.0;
     } catch (...) {
-      ratio = 1.0; // the spec's default for an unparsable argument
+      ratio = 1.0; // the spec's default for an unusable argument
     }
   }
   if (name == "always_on")

@@ -44,10 +44,41 @@ TEST(Traceparent, RejectsMalformedHeaders) {
          "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-x",   // v00 with extra
          "00_4bf92f3577b34da6a3ce929d0e0e4736_00f067aa0ba902b7_01",     // separators
          "00-4bf92f3577b34da6a3ce929d0e0e473g-00f067aa0ba902b7-01",     // not hex
+         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0",      // 54 characters
+         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-011",    // 56 characters
+         "00-4bf92f3577b34da6a3ce929d0e0e473-600f067aa0ba902b7-01",     // misplaced separator
+         "00-4bf92f3577b34da6a3ce929d0e0e4736-00F067AA0BA902B7-01",     // uppercase span id
+         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0A",     // uppercase flags
+         "0A-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",     // uppercase version
+         " 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",    // leading space
+         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01 ",    // trailing space
+         "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x",    // later version, bad tail
+         "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-ab",  // ff even when longer
        })
     EXPECT_FALSE(parse_traceparent(bad)) << bad;
   // A future version is read by its first four fields.
   EXPECT_TRUE(parse_traceparent("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra"));
+}
+
+TEST(Traceparent, KeepsFlagsAndFormatsUnsampled) {
+  auto ctx = parse_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00");
+  ASSERT_TRUE(ctx);
+  EXPECT_FALSE(ctx->sampled());
+  ctx->flags = 0x03; // an unknown flag bit is carried along, not lost
+  EXPECT_EQ(format_traceparent(*ctx), "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-03");
+}
+
+TEST(Traceparent, FormatsWhatItParsesForRandomIds) {
+  for (int i = 0; i < 50; ++i) {
+    span_context ctx{random_trace_id(), random_span_id(), static_cast<std::uint8_t>(i & 1), {}, false};
+    auto text = format_traceparent(ctx);
+    EXPECT_EQ(text.size(), 55u);
+    auto back = parse_traceparent(text);
+    ASSERT_TRUE(back) << text;
+    EXPECT_EQ(back->trace, ctx.trace);
+    EXPECT_EQ(back->span, ctx.span);
+    EXPECT_EQ(back->flags, ctx.flags);
+  }
 }
 
 TEST(Tracestate, MalformedStateIsDroppedNotTheContext) {
@@ -59,6 +90,8 @@ TEST(Tracestate, MalformedStateIsDroppedNotTheContext) {
     many += (i ? "," : "") + std::string("k") + std::to_string(i) + "=v";
   EXPECT_FALSE(valid_tracestate(many));
   EXPECT_TRUE(valid_tracestate("a=1, b=2"));
+  // Kept in canonical form: optional spaces and empty members go.
+  EXPECT_EQ(parse_traceparent(example, " a=1 ,, b=2 ")->tracestate, "a=1,b=2");
 }
 
 } // namespace

@@ -1,94 +1,58 @@
-// Spans end into processors; the batch processor never blocks its caller.
+// Processors: the simple one exports inline; the batch one never blocks
+// its caller, drops and counts when full, and keeps its deadlines.
 #include <gtest/gtest.h>
 
-#include <future>
-
-#include "cafmcp/otel/tracer.hpp"
+#include "test_exporters.hpp"
 
 namespace cafmcp::otel {
 namespace {
 
-struct collecting_exporter : span_exporter {
-  std::mutex mtx;
-  std::vector<span_data> spans;
-  bool export_spans(const std::vector<span_data>& batch) override {
-    std::lock_guard<std::mutex> g(mtx);
-    spans.insert(spans.end(), batch.begin(), batch.end());
-    return true;
-  }
-};
+using namespace std::chrono_literals;
+using testing::collecting_exporter;
+using testing::provider_with;
+using testing::stuck_exporter;
 
-// Blocks every export until released: a collector that hangs.
-struct stuck_exporter : span_exporter {
-  std::shared_future<void> release;
-  std::atomic<int> calls{0};
-  bool export_spans(const std::vector<span_data>&) override {
-    ++calls;
-    release.wait();
-    return true;
-  }
-};
-
-TEST(Spans, ParentChildAndAttributesReachTheExporter) {
-  auto exporter = std::make_shared<collecting_exporter>();
-  auto provider = std::make_shared<tracer_provider>(resource::with_service("t"), always_on(),
-                                                    std::make_shared<simple_span_processor>(exporter));
-  auto tracer = provider->get_tracer("test");
-  {
-    auto parent = tracer.start("parent", {span_kind::server});
-    parent.set_attribute("a", std::int64_t{1}).add_event("e");
-    auto child = tracer.start("child", {span_kind::internal, parent.context()});
-    child.set_status(status_code::error, "bad");
-  }
-  ASSERT_EQ(exporter->spans.size(), 2u);
-  auto& child = exporter->spans[0];
-  auto& parent = exporter->spans[1];
-  EXPECT_EQ(child.name, "child");
-  EXPECT_EQ(child.context.trace, parent.context.trace);
-  EXPECT_EQ(child.parent, parent.context.span);
-  EXPECT_EQ(child.status, status_code::error);
-  EXPECT_EQ(parent.kind, span_kind::server);
-  EXPECT_EQ(std::get<std::int64_t>(parent.attributes[0].second), 1);
-  EXPECT_EQ(parent.events[0].name, "e");
-  EXPECT_LE(parent.start_unix_nano, parent.end_unix_nano);
+std::unique_ptr<span_data> a_span(const std::string& name = "s") {
+  auto d = std::make_unique<span_data>();
+  d->context = {random_trace_id(), random_span_id(), 1, {}, false};
+  d->name = name;
+  return d;
 }
 
-TEST(Spans, UnsampledSpansExportNothingButCarryTheDecision) {
+TEST(SimpleProcessor, ExportsOnEndAndNothingAfterShutdown) {
   auto exporter = std::make_shared<collecting_exporter>();
-  auto provider = std::make_shared<tracer_provider>(resource::with_service("t"), parent_based(always_off()),
-                                                    std::make_shared<simple_span_processor>(exporter));
-  auto tracer = provider->get_tracer("test");
-  {
-    auto root = tracer.start("root");
-    EXPECT_FALSE(root.recording());
-    EXPECT_TRUE(root.context().valid());
-    EXPECT_FALSE(root.context().sampled());
-    auto child = tracer.start("child", {span_kind::internal, root.context()});
-    EXPECT_FALSE(child.recording());
-  }
-  EXPECT_TRUE(exporter->spans.empty());
+  simple_span_processor p(exporter);
+  p.on_end(a_span("one"));
+  EXPECT_EQ(exporter->snapshot().size(), 1u);
+  EXPECT_TRUE(p.shutdown(1s));
+  p.on_end(a_span("late"));
+  EXPECT_EQ(exporter->snapshot().size(), 1u);
 }
 
 TEST(BatchProcessor, DropsWhenFullAndNeverBlocks) {
-  auto exporter = std::make_shared<stuck_exporter>();
   std::promise<void> release;
-  exporter->release = release.get_future().share();
+  auto exporter = std::make_shared<stuck_exporter>(release.get_future().share());
   batch_options o;
   o.max_queue_size = 10;
   o.max_export_batch_size = 5;
-  o.schedule_delay = std::chrono::milliseconds(1);
   auto processor = std::make_shared<batch_span_processor>(exporter, o);
-  auto provider = std::make_shared<tracer_provider>(resource::with_service("t"), always_on(), processor);
-  auto tracer = provider->get_tracer("test");
-  // With the exporter stuck, the worker holds at most what it took (10)
-  // and 10 more wait in the queue: everything beyond is dropped and
-  // counted, and this loop still ends.
+  auto tracer = provider_with(processor)->get_tracer("test");
+  // Fill the queue to a full batch: the worker wakes and hangs in export.
+  for (int i = 0; i < 5; ++i)
+    tracer.start("first");
+  exporter->first_call.get_future().wait(); // bounded: a full batch wakes the worker at once
+  // With the exporter hung, the worker holds at most 10 (it took the whole
+  // queue) and at most 10 more fit in the queue: every other span must be
+  // dropped and counted, and on_end must return each time for the loop to
+  // end at all.
   for (int i = 0; i < 1000; ++i)
-    tracer.start("s" + std::to_string(i));
-  EXPECT_GE(processor->dropped(), 1000u - 20u);
+    tracer.start("s");
+  EXPECT_GE(processor->dropped(), 1000u - 10u);
+  EXPECT_EQ(processor->exported(), 0u);
   release.set_value();
-  EXPECT_TRUE(processor->force_flush(std::chrono::seconds(10)));
-  EXPECT_EQ(processor->dropped() + processor->exported(), 1000u);
+  EXPECT_TRUE(processor->force_flush(10s));
+  EXPECT_EQ(processor->dropped() + processor->exported(), 1005u);
+  EXPECT_EQ(exporter->spans.load(), processor->exported());
 }
 
 TEST(BatchProcessor, ForceFlushExportsEverythingQueued) {
@@ -96,13 +60,97 @@ TEST(BatchProcessor, ForceFlushExportsEverythingQueued) {
   batch_options o;
   o.schedule_delay = std::chrono::hours(1); // only the flush moves spans
   auto processor = std::make_shared<batch_span_processor>(exporter, o);
-  auto provider = std::make_shared<tracer_provider>(resource::with_service("t"), always_on(), processor);
+  auto provider = provider_with(processor);
   auto tracer = provider->get_tracer("test");
   for (int i = 0; i < 7; ++i)
     tracer.start("s");
-  ASSERT_TRUE(provider->force_flush(std::chrono::seconds(10)));
+  ASSERT_TRUE(provider->force_flush(10s));
+  EXPECT_EQ(exporter->snapshot().size(), 7u);
+  EXPECT_EQ(processor->exported(), 7u);
+}
+
+TEST(BatchProcessor, AFullBatchGoesOutWithoutWaitingForTheSchedule) {
+  auto exporter = std::make_shared<collecting_exporter>();
+  batch_options o;
+  o.schedule_delay = std::chrono::hours(1);
+  o.max_export_batch_size = 4;
+  auto processor = std::make_shared<batch_span_processor>(exporter, o);
+  for (int i = 0; i < 4; ++i)
+    processor->on_end(a_span());
+  // No flush, and the schedule is an hour away: only the batch-size
+  // wake-up can export these.
+  EXPECT_TRUE(exporter->wait_for(4, 10s));
+}
+
+TEST(BatchProcessor, BatchesAreCappedAndCarryTheExportDeadline) {
+  auto exporter = std::make_shared<collecting_exporter>();
+  batch_options o;
+  o.schedule_delay = std::chrono::hours(1);
+  o.max_export_batch_size = 3;
+  o.export_timeout = 1234ms;
+  auto processor = std::make_shared<batch_span_processor>(exporter, o);
+  auto before = std::chrono::steady_clock::now();
+  for (int i = 0; i < 7; ++i)
+    processor->on_end(a_span());
+  ASSERT_TRUE(processor->force_flush(10s));
   std::lock_guard<std::mutex> g(exporter->mtx);
   EXPECT_EQ(exporter->spans.size(), 7u);
+  ASSERT_GE(exporter->deadlines.size(), 3u); // 7 spans in batches of at most 3
+  for (auto d : exporter->deadlines) {
+    EXPECT_GE(d, before + 1234ms);
+    EXPECT_LE(d, std::chrono::steady_clock::now() + 1234ms);
+  }
+}
+
+TEST(BatchProcessor, SpanGroupsCountAsTheirMembers) {
+  auto exporter = std::make_shared<collecting_exporter>();
+  batch_options o;
+  o.max_queue_size = 5;
+  o.schedule_delay = std::chrono::hours(1);
+  auto processor = std::make_shared<batch_span_processor>(exporter, o);
+  auto group = [](int members) {
+    auto g = std::make_unique<span_group>();
+    g->common.context = {random_trace_id(), {}, 1, {}, false};
+    for (int i = 0; i < members; ++i)
+      g->members.push_back({random_span_id(), 1, 2, "m"});
+    return g;
+  };
+  processor->on_end(group(3));
+  processor->on_end(group(3)); // 6 > 5: dropped whole
+  processor->on_end(group(2));
+  ASSERT_TRUE(processor->force_flush(10s));
+  EXPECT_EQ(processor->dropped(), 3u);
+  EXPECT_EQ(exporter->snapshot().size(), 5u);
+}
+
+TEST(BatchProcessor, ShutdownExportsTheRestThenRefusesSpans) {
+  auto exporter = std::make_shared<collecting_exporter>();
+  batch_options o;
+  o.schedule_delay = std::chrono::hours(1);
+  auto processor = std::make_shared<batch_span_processor>(exporter, o);
+  for (int i = 0; i < 3; ++i)
+    processor->on_end(a_span());
+  EXPECT_TRUE(processor->shutdown(10s));
+  EXPECT_EQ(exporter->snapshot().size(), 3u);
+  processor->on_end(a_span("late"));
+  EXPECT_EQ(processor->dropped(), 1u);
+  EXPECT_TRUE(processor->shutdown(10s)); // again: reports, changes nothing
+  EXPECT_TRUE(processor->force_flush(1s));
+}
+
+TEST(BatchProcessor, ShutdownKeepsItsDeadlineWhenTheExporterHangs) {
+  std::promise<void> release;
+  auto exporter = std::make_shared<stuck_exporter>(release.get_future().share());
+  {
+    batch_options o;
+    o.schedule_delay = std::chrono::hours(1);
+    batch_span_processor processor(exporter, o);
+    processor.on_end(a_span());
+    EXPECT_FALSE(processor.force_flush(50ms)); // the deadline, not the exporter, ends the wait
+    EXPECT_FALSE(processor.shutdown(50ms));
+  } // the destructor must not wait either: the worker was left behind
+  EXPECT_EQ(exporter->calls.load(), 1);
+  release.set_value(); // the abandoned worker finishes on its own state
 }
 
 } // namespace

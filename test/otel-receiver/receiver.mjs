@@ -70,6 +70,8 @@ function checkField(field, v, where) {
     return v;
   }
   if (field.type === 'double' || field.type === 'float') {
+    // Proto3's JSON mapping spells the non-finite values as strings.
+    if (typeof v === 'string' && ['NaN', 'Infinity', '-Infinity'].includes(v)) return Number(v);
     if (typeof v !== 'number') throw new Error(`${where}: number expected`);
     return v;
   }
@@ -89,7 +91,7 @@ const attrMap = (list = []) => Object.fromEntries(list.map((a) => [a.key, attrVa
 
 export async function startReceiver({ failFirst = 0 } = {}) {
   const Request = await loadRequestType();
-  const state = { spans: [], requests: 0, rejected503: 0, failures: [], waiters: [] };
+  const state = { spans: [], requests: 0, rejected503: 0, failures: [], headers: [], bodies: [], waiters: [] };
   const notify = () => state.waiters.splice(0).forEach((w) => w());
   const server = http.createServer((req, res) => {
     let body = '';
@@ -118,8 +120,10 @@ export async function startReceiver({ failFirst = 0 } = {}) {
         for (const rs of parsed.resourceSpans) {
           const resource = attrMap(rs.resource?.attributes);
           for (const ss of rs.scopeSpans)
-            for (const s of ss.spans) state.spans.push({ ...s, attrs: attrMap(s.attributes), resource });
+            for (const s of ss.spans) state.spans.push({ ...s, attrs: attrMap(s.attributes), resource, scope: ss.scope });
         }
+        state.headers.push(req.headers);
+        state.bodies.push(body);
         res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
       } catch (e) {
         state.failures.push(e.message);

@@ -25,7 +25,7 @@ struct span_context {
   trace_id trace{};
   span_id span{};
   std::uint8_t flags = 0; // bit 0: sampled
-  std::string tracestate;
+  std::string tracestate; // canonical W3C header; see trace_state.hpp
   bool remote = false;    // came from another process
   bool valid() const { return is_valid(trace) && is_valid(span); }
   bool sampled() const { return flags & 1; }
@@ -33,8 +33,8 @@ struct span_context {
 
 /// Strict W3C parsing: 55 characters, lowercase hex, version 00 (a later
 /// version is read by its first four fields), never version ff, never
-/// all-zero ids. `tracestate` is kept when well-formed (at most 32
-/// `key=value` members), dropped otherwise.
+/// all-zero ids. `tracestate` is kept (in canonical form) when it follows
+/// the W3C grammar, dropped otherwise: the parent stays usable either way.
 std::optional<span_context> parse_traceparent(std::string_view traceparent,
                                               std::string_view tracestate = {});
 std::string format_traceparent(const span_context& ctx);

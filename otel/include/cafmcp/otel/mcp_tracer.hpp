@@ -8,7 +8,14 @@
 
 namespace cafmcp::otel {
 
-/// nullptr for a null provider, so tracing off costs the core one null check.
+/// nullptr for a null provider (tracing disabled) or one whose sampler can
+/// never sample (always_off), so tracing off costs the core one null check.
+/// Spans: `set_error(type, description)` sets `error.type` and status ERROR
+/// with that description; `context()` is the W3C traceparent/tracestate;
+/// an empty parent starts a root (subject to the sampler). The hook hands
+/// every parent over as a traceparent string, so a local parent cannot be
+/// told from a remote one: both are exported as remote (OTLP flags 0x200),
+/// a bit no common viewer shows.
 std::shared_ptr<cafmcp::tracer> make_mcp_tracer(std::shared_ptr<tracer_provider> provider,
                                                 std::string scope = "cafmcp");
 

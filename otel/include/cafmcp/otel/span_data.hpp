@@ -2,6 +2,7 @@
 // A finished span as exporters see it.
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <variant>
@@ -29,6 +30,12 @@ struct span_link {
   otel::attributes attributes;
 };
 
+/// Who produced a span (a tracer's name, as OTLP's `scopeSpans[].scope`).
+struct instrumentation_scope {
+  std::string name;
+  std::string version;
+};
+
 struct span_data {
   span_context context;
   span_id parent{};          // all zero: a root span
@@ -42,6 +49,8 @@ struct span_data {
   std::vector<span_link> links;
   status_code status = status_code::unset;
   std::string status_message;
+  /// Shared by every span of one tracer; null: the exporter's default scope.
+  std::shared_ptr<const instrumentation_scope> scope;
 };
 
 /// Sibling spans that differ only in id, timing and one attribute (the

@@ -1,0 +1,53 @@
+#pragma once
+// The OTLP/HTTP exporter with JSON encoding: POST {endpoint}, where the
+// endpoint already ends in /v1/traces (environment.hpp appends it to
+// OTEL_EXPORTER_OTLP_ENDPOINT).
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "cafmcp/otel/exporter.hpp"
+
+namespace cafmcp::otel {
+
+struct otlp_http_options {
+  std::string endpoint = "http://localhost:4318/v1/traces"; // full URL, plain http
+  std::map<std::string, std::string> headers;
+  /// The whole export, retries and their waits included
+  /// (OTEL_EXPORTER_OTLP_TIMEOUT).
+  std::chrono::milliseconds timeout{10000};
+  int max_attempts = 5; // 429/502/503/504 and unreachable receivers are retried
+  std::chrono::milliseconds initial_backoff{100}; // doubled per retry, with jitter
+  std::chrono::milliseconds max_backoff{5000};
+};
+
+class otlp_http_exporter : public span_exporter {
+public:
+  otlp_http_exporter(otlp_http_options opts, resource res, std::string scope);
+  bool export_spans(const std::vector<span_data>& spans) override;
+  /// Gives up at the earlier of `until` and the options' timeout; a
+  /// Retry-After that points past it ends the export at once.
+  bool export_until(const std::vector<span_data>& spans, deadline until) override;
+  /// Ends any backoff wait; exports fail from now on.
+  void shutdown() override;
+
+  /// Spans the receiver reported as rejected (partialSuccess), in total.
+  std::size_t rejected() const { return rejected_; }
+  /// HTTP requests sent, retries included.
+  std::size_t requests() const { return requests_; }
+
+private:
+  bool wait_before_retry(std::chrono::milliseconds wait, deadline until);
+  otlp_http_options opts_;
+  resource resource_;
+  std::string scope_;
+  std::atomic<std::size_t> rejected_{0}, requests_{0};
+  std::mutex stop_mtx_;
+  std::condition_variable stop_cv_;
+  bool stopped_ = false;
+};
+
+} // namespace cafmcp::otel

@@ -1,0 +1,18 @@
+#pragma once
+// OTLP's JSON encoding of an ExportTraceServiceRequest.
+#include <string>
+#include <vector>
+
+#include "cafmcp/otel/resource.hpp"
+#include "cafmcp/otel/span_data.hpp"
+
+namespace cafmcp::otel {
+
+/// Follows the OTLP/JSON mapping: lowerCamelCase keys, hex trace and span
+/// ids, enums as integers, 64-bit integers as decimal strings. One
+/// `scopeSpans` entry per instrumentation scope; spans without one go under
+/// `default_scope`.
+std::string encode_otlp_json(const resource& res, const std::string& default_scope,
+                             const std::vector<span_data>& spans);
+
+} // namespace cafmcp::otel

@@ -1,0 +1,109 @@
+#include "cafmcp/otel/otlp_http_exporter.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+
+#include <nlohmann/json.hpp>
+
+#include "cafmcp/otel/otlp_json.hpp"
+#include "http_post.hpp"
+#include "retry_after.hpp"
+
+namespace cafmcp::otel {
+namespace {
+
+// OTLP/HTTP: these mean "try again later"; anything else is final. No
+// answer at all (a collector restarting) is transient too.
+bool retryable(int status) {
+  return status == 0 || status == 429 || status == 502 || status == 503 || status == 504;
+}
+
+// partialSuccess is a success the exporter must not retry, only report.
+std::size_t rejected_in(const std::string& body) {
+  auto j = nlohmann::json::parse(body, nullptr, false);
+  if (!j.is_object() || !j.contains("partialSuccess") || !j["partialSuccess"].is_object())
+    return 0;
+  auto& ps = j["partialSuccess"];
+  std::size_t n = 0;
+  if (auto it = ps.find("rejectedSpans"); it != ps.end()) {
+    if (it->is_number_unsigned())
+      n = it->get<std::size_t>();
+    else if (it->is_string())
+      n = std::strtoull(it->get<std::string>().c_str(), nullptr, 10); // int64 as a string
+  }
+  auto message = ps.contains("errorMessage") && ps["errorMessage"].is_string()
+                   ? ps["errorMessage"].get<std::string>() : std::string();
+  if (n > 0 || !message.empty())
+    std::fprintf(stderr, "cafmcp-otel: receiver rejected %zu spans: %s\n", n, message.c_str());
+  return n;
+}
+
+} // namespace
+
+otlp_http_exporter::otlp_http_exporter(otlp_http_options opts, resource res, std::string scope)
+  : opts_(std::move(opts)), resource_(std::move(res)), scope_(std::move(scope)) {}
+
+bool otlp_http_exporter::export_spans(const std::vector<span_data>& spans) {
+  return export_until(spans, deadline::max());
+}
+
+bool otlp_http_exporter::export_until(const std::vector<span_data>& spans, deadline until) {
+  if (spans.empty())
+    return true;
+  auto url = detail::parse_http_url(opts_.endpoint);
+  if (!url) {
+    std::fprintf(stderr, "cafmcp-otel: unsupported endpoint %s (plain http:// only)\n",
+                 opts_.endpoint.c_str());
+    return false;
+  }
+  until = std::min(until, std::chrono::steady_clock::now() + opts_.timeout);
+  auto body = encode_otlp_json(resource_, scope_, spans);
+  auto backoff = opts_.initial_backoff;
+  thread_local std::mt19937 jitter{std::random_device{}()};
+  for (int attempt = 1; attempt <= opts_.max_attempts; ++attempt) {
+    {
+      std::lock_guard<std::mutex> g(stop_mtx_);
+      if (stopped_)
+        return false;
+    }
+    ++requests_;
+    auto r = detail::http_post(*url, opts_.headers, "application/json", body, until);
+    if (r.status >= 200 && r.status < 300) {
+      rejected_ += rejected_in(r.body);
+      return true;
+    }
+    if (!retryable(r.status) || attempt == opts_.max_attempts) {
+      std::fprintf(stderr, "cafmcp-otel: export of %zu spans failed (HTTP %d)\n", spans.size(), r.status);
+      return false;
+    }
+    // The server's word wins over our guess; else exponential with full
+    // jitter above the base, so many exporters do not retry in lockstep.
+    auto wait = detail::parse_retry_after(r.retry_after, std::chrono::system_clock::now())
+                  .value_or(backoff + std::chrono::milliseconds(std::uniform_int_distribution<long>(
+                                        0, static_cast<long>(backoff.count()))(jitter)));
+    if (!wait_before_retry(wait, until)) {
+      std::fprintf(stderr, "cafmcp-otel: export of %zu spans given up (HTTP %d, no time left to retry)\n",
+                   spans.size(), r.status);
+      return false;
+    }
+    backoff = std::min(backoff * 2, opts_.max_backoff);
+  }
+  return false;
+}
+
+bool otlp_http_exporter::wait_before_retry(std::chrono::milliseconds wait, deadline until) {
+  auto resume = std::chrono::steady_clock::now() + wait;
+  if (resume >= until)
+    return false; // waiting would leave no time for the retry itself
+  std::unique_lock<std::mutex> lock(stop_mtx_);
+  return !stop_cv_.wait_until(lock, resume, [&] { return stopped_; });
+}
+
+void otlp_http_exporter::shutdown() {
+  std::lock_guard<std::mutex> g(stop_mtx_);
+  stopped_ = true;
+  stop_cv_.notify_all();
+}
+
+} // namespace cafmcp::otel

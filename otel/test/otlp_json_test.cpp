@@ -1,0 +1,112 @@
+// The OTLP/JSON mapping: shape, id and number encodings, scopes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "cafmcp/otel/otlp_json.hpp"
+
+namespace cafmcp::otel {
+namespace {
+
+using json = nlohmann::json;
+
+span_data sample_span() {
+  span_data s;
+  s.context = {random_trace_id(), random_span_id(), 1, "k=v", false};
+  s.parent = random_span_id();
+  s.parent_remote = true;
+  s.name = "tools/call add_resource";
+  s.kind = span_kind::server;
+  s.start_unix_nano = 1700000000000000000ull;
+  s.end_unix_nano = 1700000000000001000ull;
+  s.attributes = {{"mcp.method.name", std::string("tools/call")}, {"n", std::int64_t{9007199254740993}},
+                  {"x", 1.5}, {"ok", true}};
+  s.events.push_back({1700000000000000500ull, "evt", {{"e", std::int64_t{-1}}}});
+  s.links.push_back({{random_trace_id(), random_span_id(), 0, "l=1", true}, {{"why", std::string("x")}}});
+  s.status = status_code::error;
+  s.status_message = "boom";
+  return s;
+}
+
+TEST(OtlpJson, FollowsTheJsonMapping) {
+  auto s = sample_span();
+  auto j = json::parse(encode_otlp_json(resource::with_service("svc"), "scope", {s}));
+  ASSERT_EQ(j.size(), 1u);
+  auto& rs = j["resourceSpans"][0];
+  EXPECT_EQ(rs["resource"]["attributes"][0]["key"], "service.name");
+  EXPECT_EQ(rs["resource"]["attributes"][0]["value"]["stringValue"], "svc");
+  auto& span = rs["scopeSpans"][0]["spans"][0];
+  EXPECT_EQ(rs["scopeSpans"][0]["scope"]["name"], "scope");
+  EXPECT_EQ(span["traceId"], to_hex(s.context.trace)); // lowercase hex, not base64
+  EXPECT_EQ(span["spanId"], to_hex(s.context.span));
+  EXPECT_EQ(span["parentSpanId"], to_hex(s.parent));
+  EXPECT_EQ(span["kind"], 2);                                  // enums as integers
+  EXPECT_EQ(span["startTimeUnixNano"], "1700000000000000000"); // 64-bit integers as strings
+  EXPECT_EQ(span["endTimeUnixNano"], "1700000000000001000");
+  EXPECT_EQ(span["attributes"][0]["value"], json({{"stringValue", "tools/call"}}));
+  EXPECT_EQ(span["attributes"][1]["value"]["intValue"], "9007199254740993");
+  EXPECT_EQ(span["attributes"][2]["value"]["doubleValue"], 1.5);
+  EXPECT_EQ(span["attributes"][3]["value"]["boolValue"], true);
+  EXPECT_EQ(span["status"], json({{"code", 2}, {"message", "boom"}}));
+  EXPECT_EQ(span["events"][0]["timeUnixNano"], "1700000000000000500");
+  EXPECT_EQ(span["events"][0]["attributes"][0]["value"]["intValue"], "-1");
+  EXPECT_EQ(span["traceState"], "k=v");
+  EXPECT_EQ(span["flags"], 0x301); // sampled, parent remote (and known to be)
+  auto& link = span["links"][0];
+  EXPECT_EQ(link["traceId"], to_hex(s.links[0].context.trace));
+  EXPECT_EQ(link["traceState"], "l=1");
+  EXPECT_EQ(link["flags"], 0x300);
+  EXPECT_EQ(link["attributes"][0]["key"], "why");
+}
+
+TEST(OtlpJson, RootsOmitParentAndEmptyParts) {
+  span_data s;
+  s.context = {random_trace_id(), random_span_id(), 1, {}, false};
+  s.name = "root";
+  auto span = json::parse(encode_otlp_json(resource::with_service("svc"), "scope", {s}))["resourceSpans"][0]
+                ["scopeSpans"][0]["spans"][0];
+  EXPECT_FALSE(span.contains("parentSpanId"));
+  EXPECT_FALSE(span.contains("traceState"));
+  EXPECT_FALSE(span.contains("events"));
+  EXPECT_FALSE(span.contains("links"));
+  EXPECT_EQ(span["status"], json({{"code", 0}}));
+  EXPECT_EQ(span["kind"], 1);
+  EXPECT_EQ(span["flags"], 0x101);
+}
+
+TEST(OtlpJson, OneScopeSpansPerInstrumentationScope) {
+  auto a = std::make_shared<const instrumentation_scope>(instrumentation_scope{"a", "1.0"});
+  auto b = std::make_shared<const instrumentation_scope>(instrumentation_scope{"b", ""});
+  std::vector<span_data> spans(4);
+  spans[0].scope = a;
+  spans[1].scope = b;
+  spans[2].scope = a;
+  // spans[3]: none, so the default scope
+  for (auto& s : spans)
+    s.context = {random_trace_id(), random_span_id(), 1, {}, false};
+  auto ss = json::parse(encode_otlp_json(resource::with_service("svc"), "default", spans))["resourceSpans"][0]
+              ["scopeSpans"];
+  ASSERT_EQ(ss.size(), 3u);
+  EXPECT_EQ(ss[0]["scope"], json({{"name", "a"}, {"version", "1.0"}}));
+  EXPECT_EQ(ss[0]["spans"].size(), 2u);
+  EXPECT_EQ(ss[1]["scope"], json({{"name", "b"}}));
+  EXPECT_EQ(ss[2]["scope"]["name"], "default");
+}
+
+TEST(OtlpJson, NonFiniteDoublesAndBrokenUtf8StayValidJson) {
+  span_data s;
+  s.context = {random_trace_id(), random_span_id(), 1, {}, false};
+  s.name = std::string("bad \xff utf8");
+  s.attributes = {{"nan", std::nan("")}, {"inf", HUGE_VAL}, {"-inf", -HUGE_VAL}};
+  auto text = encode_otlp_json(resource::with_service("svc"), "scope", {s});
+  auto span = json::parse(text)["resourceSpans"][0]["scopeSpans"][0]["spans"][0];
+  EXPECT_EQ(span["attributes"][0]["value"]["doubleValue"], "NaN"); // proto3 JSON spelling
+  EXPECT_EQ(span["attributes"][1]["value"]["doubleValue"], "Infinity");
+  EXPECT_EQ(span["attributes"][2]["value"]["doubleValue"], "-Infinity");
+  EXPECT_EQ(span["name"], "bad \xEF\xBF\xBD utf8"); // U+FFFD
+}
+
+} // namespace
+} // namespace cafmcp::otel
