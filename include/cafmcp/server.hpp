@@ -29,6 +29,7 @@ struct server_stats {
   std::size_t deliveries = 0;        // frames handed to sessions
   std::size_t server_restarts = 0;   // supervisor restarts of the server actor
   std::size_t notifier_restarts = 0; // ... of the change notifier
+  std::size_t draining_sessions = 0; // input ended, answering requests in flight
 };
 
 class server {

@@ -61,6 +61,9 @@ struct server_options {
   std::size_t max_concurrent_calls_per_session = 64;
   std::size_t max_outbound_queue = 10000;  // frames buffered per connection
   std::chrono::milliseconds client_request_timeout = std::chrono::seconds(60);
+  /// When a client ends its input (stdio EOF), how long the requests it
+  /// already sent may still run and be answered before the session closes.
+  std::chrono::milliseconds drain_timeout = std::chrono::seconds(30);
 
   /// CAF scheduler threads (0: CAF's default, one per core).
   std::size_t scheduler_threads = 0;

@@ -56,6 +56,10 @@ public:
   /// The client is gone (EOF, socket closed, HTTP DELETE). The session actor
   /// stops, its subscriptions go with it.
   virtual void close() = 0;
+  /// The client will send nothing more but may still read (stdio EOF): the
+  /// requests in flight are answered, then the session closes its outbound
+  /// (bounded by server_options::drain_timeout).
+  virtual void finish() { close(); }
   /// Process-unique id of the session (for logs, tracing, stats).
   virtual const std::string& id() const = 0;
 };

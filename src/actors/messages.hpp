@@ -39,6 +39,7 @@ using rpc_atom = caf::atom_constant<caf::atom("rpc")>;
 using mutate_atom = caf::atom_constant<caf::atom("mutate")>;
 using ready_atom = caf::atom_constant<caf::atom("ready")>;
 using release_atom = caf::atom_constant<caf::atom("release")>;
+using finish_atom = caf::atom_constant<caf::atom("finish")>;
 
 /// A server->client request made by a handler (sampling, elicitation...).
 struct client_ask {
@@ -52,6 +53,7 @@ struct client_ask {
 using session_actor = caf::typed_actor<
   caf::reacts_to<inbound_atom, std::string>,                    // from the transport
   caf::reacts_to<close_atom>,                                   // transport gone / overflow
+  caf::reacts_to<finish_atom>,                                  // input ended: drain, then close
   caf::reacts_to<reply_atom, std::string, protocol::outcome>,   // final answer to request key
   caf::reacts_to<emit_atom, std::string, frame>,                // progress/log for request key
   caf::reacts_to<ask_atom, std::string, client_ask>,            // handler asks the client

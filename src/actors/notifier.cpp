@@ -140,6 +140,7 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
       s.deliveries = st.deliveries;
       s.server_restarts = rt->server_restarts.load();
       s.notifier_restarts = rt->notifier_restarts.load();
+      s.draining_sessions = rt->draining_sessions.load();
       return s;
     },
   };

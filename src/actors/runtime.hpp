@@ -25,6 +25,7 @@ struct runtime {
   std::atomic<std::size_t> server_restarts{0};
   std::atomic<std::size_t> notifier_restarts{0};
   std::atomic<std::uint64_t> next_session{0};
+  std::atomic<std::size_t> draining_sessions{0};
 
   server_actor server() const;
   notifier_actor notifier() const;

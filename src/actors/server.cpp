@@ -22,6 +22,7 @@ public:
     caf::anon_send(handle_, actors::inbound_atom::value, std::move(text));
   }
   void close() override { caf::anon_send(handle_, actors::close_atom::value); }
+  void finish() override { caf::anon_send(handle_, actors::finish_atom::value); }
   const std::string& id() const override { return id_; }
 
 private:

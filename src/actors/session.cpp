@@ -22,12 +22,31 @@ void close_session(self_ptr self) {
   if (st.closed)
     return;
   st.closed = true;
+  if (st.draining)
+    st.rt->draining_sessions.fetch_sub(1);
   for (auto& [key, flag] : st.calls)
     flag->store(true);
   st.calls.clear();
   st.asks.clear(); // their workers see a broken promise: "session ended"
   st.out->close();
   self->quit();
+}
+
+// A draining session ends with its last request in flight.
+void close_if_drained(self_ptr self) {
+  if (self->state.draining && self->state.calls.empty())
+    close_session(self);
+}
+
+void start_draining(self_ptr self) {
+  auto& st = self->state;
+  if (st.closed || st.draining)
+    return;
+  st.draining = true;
+  st.rt->draining_sessions.fetch_add(1);
+  close_if_drained(self);
+  if (!st.closed) // a handler that never returns must not hold the session
+    self->delayed_send(self, st.rt->options->drain_timeout, close_atom::value);
 }
 
 void send_frame(self_ptr self, frame f, routing where) {
@@ -239,6 +258,7 @@ void on_notification(self_ptr self, const jsonrpc::notification& n) {
         s->second->set_error("cancelled", "cancelled by the client");
         st.spans.erase(s);
       }
+      close_if_drained(self);
     }
   }
   // Other client notifications (roots/list_changed, progress) need nothing.
@@ -294,16 +314,19 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
            error_of(jsonrpc::code::internal_error,
                     "The server actor restarted while handling this request; retry"));
     }
+    close_if_drained(self);
   });
   return {
     [self](inbound_atom, std::string& text) { on_text(self, text); },
     [self](close_atom) { close_session(self); },
+    [self](finish_atom) { start_draining(self); },
     [self](reply_atom, std::string& key, protocol::outcome& out) {
       auto it = self->state.calls.find(key);
       if (it == self->state.calls.end())
         return; // cancelled: no response is sent
       self->state.calls.erase(it);
       answer(self, id_of_key(key), out);
+      close_if_drained(self);
     },
     [self](emit_atom, std::string& key, frame& f) {
       if (self->state.calls.count(key)) // progress after completion is dropped

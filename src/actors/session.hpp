@@ -30,6 +30,8 @@ struct session_state {
   // Open SERVER spans of requests in flight, by id key (tracing on only).
   std::unordered_map<std::string, std::unique_ptr<span>> spans;
   bool closed = false;
+  // The client's input ended: close once `calls` is empty.
+  bool draining = false;
   // `initialized` arrived before our initialize result was ready (a
   // pipelining client): activate as soon as it is.
   bool initialized_early = false;

@@ -1,6 +1,7 @@
 #include "transport/stdio.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <deque>
@@ -43,11 +44,17 @@ public:
     std::lock_guard<std::mutex> guard(mtx_);
     closing_ = true;
     cv_.notify_one();
+    closed_cv_.notify_all();
   }
   const char* network_transport() const override { return "pipe"; }
 
-  /// Blocks until every queued frame is written (or the pipe broke).
-  void drain_and_stop() {
+  /// Blocks until the session closed us (or `limit` passed), then until
+  /// every queued frame is written (or the pipe broke).
+  void drain_and_stop(std::chrono::milliseconds limit) {
+    {
+      std::unique_lock<std::mutex> lock(mtx_);
+      closed_cv_.wait_for(lock, limit, [this] { return closing_ || broken_; });
+    }
     close();
     if (thread_.joinable())
       thread_.join();
@@ -69,6 +76,7 @@ private:
         std::lock_guard<std::mutex> guard(mtx_);
         broken_ = true;
         queue_.clear();
+        closed_cv_.notify_all();
         return;
       }
     }
@@ -106,6 +114,7 @@ private:
   std::size_t max_queue_;
   std::mutex mtx_;
   std::condition_variable cv_;
+  std::condition_variable closed_cv_;
   std::deque<frame> queue_;
   bool closing_ = false;
   bool broken_ = false;
@@ -148,8 +157,11 @@ int serve_stdio(server& srv, int in, int out) {
   }
   if (!line.empty())
     conn->receive(std::move(line));
+  // The client may still read: answer what it already asked, then stop. The
+  // session enforces drain_timeout; the margin covers a session that died.
+  conn->finish();
+  writer->drain_and_stop(srv.options().drain_timeout + std::chrono::seconds(5));
   conn->close();
-  writer->drain_and_stop();
   return 0;
 }
 

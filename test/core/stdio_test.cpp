@@ -2,6 +2,7 @@
 // JSON-RPC on the output, oversize lines answered, EOF ends with 0.
 #include "support.hpp"
 
+#include <future>
 #include <thread>
 
 #include <unistd.h>
@@ -66,6 +67,79 @@ TEST(Stdio, ServesLinesAndExitsZeroOnEof) {
   EXPECT_EQ(status, 0);
   ::close(p.from_server[1]);
   EXPECT_EQ(p.read_line(), ""); // nothing else was written
+  ::close(p.to_server[0]);
+  ::close(p.from_server[0]);
+}
+
+// A client may close stdin right after its last request (the spec's stdio
+// shutdown begins that way): what it already asked is still answered.
+TEST(Stdio, EofAnswersRequestsStillInFlightBeforeExiting) {
+  server srv(all_on());
+  std::promise<void> started, release;
+  auto gate = release.get_future().share();
+  tool slow;
+  slow.name = "gated";
+  slow.handler = [&started, gate](const json&, request_context&) {
+    started.set_value();
+    gate.wait_for(30s);
+    return tool_result::text("finished after EOF");
+  };
+  ASSERT_TRUE(applied(srv.add_tool(slow)));
+  in_process_client pinger(srv);
+  ASSERT_TRUE(pinger.initialize().contains("protocolVersion"));
+  pipes p;
+  int status = -1;
+  std::thread t([&] { status = transport::serve_stdio(srv, p.to_server[0], p.from_server[1]); });
+  p.write_line(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
+  ASSERT_TRUE(json::parse(p.read_line()).contains("result"));
+  p.write_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  p.write_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"gated","arguments":{}}})");
+  ASSERT_EQ(started.get_future().wait_for(10s), std::future_status::ready);
+  ::close(p.to_server[1]); // EOF while the call runs
+  EXPECT_TRUE(eventually(srv, pinger, [](const server_stats& s) { return s.draining_sessions == 1; }));
+  release.set_value();
+  auto answer = json::parse(p.read_line());
+  EXPECT_EQ(answer["id"], 2);
+  EXPECT_EQ(answer["result"]["content"][0]["text"], "finished after EOF");
+  t.join();
+  EXPECT_EQ(status, 0);
+  EXPECT_TRUE(eventually(srv, pinger, [](const server_stats& s) { return s.draining_sessions == 0; }));
+  ::close(p.from_server[1]);
+  EXPECT_EQ(p.read_line(), "");
+  ::close(p.to_server[0]);
+  ::close(p.from_server[0]);
+}
+
+// A handler that never returns cannot keep the process alive past the limit.
+TEST(Stdio, EofDrainEndsAtTheDrainTimeout) {
+  auto o = all_on();
+  o.drain_timeout = 50ms;
+  server srv(o);
+  std::promise<void> started, release;
+  auto gate = release.get_future().share();
+  tool stuck;
+  stuck.name = "stuck";
+  stuck.handler = [&started, gate](const json&, request_context& ctx) {
+    started.set_value();
+    while (!ctx.cancelled() && gate.wait_for(5ms) != std::future_status::ready) {
+    }
+    return tool_result::text("too late");
+  };
+  ASSERT_TRUE(applied(srv.add_tool(stuck)));
+  pipes p;
+  int status = -1;
+  std::thread t([&] { status = transport::serve_stdio(srv, p.to_server[0], p.from_server[1]); });
+  p.write_line(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
+  ASSERT_TRUE(json::parse(p.read_line()).contains("result"));
+  p.write_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  p.write_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"stuck","arguments":{}}})");
+  ASSERT_EQ(started.get_future().wait_for(10s), std::future_status::ready);
+  ::close(p.to_server[1]);
+  t.join(); // returns although the handler has not
+  EXPECT_EQ(status, 0);
+  release.set_value();
+  ::close(p.from_server[1]);
+  EXPECT_EQ(p.read_line(), ""); // the abandoned call's answer was not written
   ::close(p.to_server[0]);
   ::close(p.from_server[0]);
 }
