@@ -1,0 +1,51 @@
+#pragma once
+// A client transport for MCP Streamable HTTP (2025-11-25, basic/transports
+// "Streamable HTTP"): one POST per message (JSON or SSE answers), the
+// session id, MCP-Protocol-Version after negotiation, the standalone GET
+// stream, resumption with Last-Event-ID, DELETE on close. Runs on an io
+// thread of its own; send() only queues.
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "cafmcp/client_transport.hpp"
+
+namespace cafmcp {
+
+struct http_client_options {
+  /// http://HOST:PORT/PATH (plain HTTP; https is not supported).
+  std::string url;
+  /// Extra headers on every request (e.g. Authorization).
+  std::map<std::string, std::string> headers;
+  std::chrono::milliseconds connect_timeout{5000};
+  /// close(): how long the DELETE may take before the transport gives up.
+  std::chrono::milliseconds delete_timeout{2000};
+  /// Open the standalone GET stream on negotiated().
+  bool open_get_stream = true;
+  /// Reconnecting a dropped SSE stream: attempts in a row before giving up,
+  /// and the backoff when the server sent no `retry:` (doubling per failed
+  /// attempt up to max_backoff; the server's `retry:` is the base when sent).
+  int max_reconnect_attempts = 5;
+  std::chrono::milliseconds initial_backoff{100};
+  std::chrono::milliseconds max_backoff{5000};
+};
+
+class http_client_transport : public client_transport {
+public:
+  /// The Mcp-Session-Id the server assigned ("" before, or if none).
+  virtual std::string session_id() const = 0;
+  /// Waits until the standalone GET stream is open (true) or the server
+  /// refused it / the wait timed out (false).
+  virtual bool wait_get_stream(std::chrono::milliseconds timeout) = 0;
+  /// Cuts the GET stream's socket as a network failure would; the transport
+  /// resumes it with Last-Event-ID. For checkers and tests of resumption.
+  virtual void drop_get_stream() = 0;
+  /// SSE streams successfully resumed with Last-Event-ID so far.
+  virtual int resumptions() const = 0;
+};
+
+/// Throws std::invalid_argument for a URL it cannot use.
+std::unique_ptr<http_client_transport> make_http_client_transport(http_client_options opts);
+
+} // namespace cafmcp

@@ -1,0 +1,555 @@
+// Streamable HTTP client transport on Boost.Beast. Everything below runs on
+// the transport's one io thread, so its state needs no locks (the few values
+// other threads read are guarded). Each HTTP exchange gets its own loopback
+// connection (Connection: close): concurrent requests never wait behind a
+// long SSE answer, and there is no pool to keep healthy.
+//
+// Ordering: a notification or response POST holds back the messages queued
+// after it until the server has answered it (202), so `initialized` or
+// `cancelled` always reaches the server before what the caller sent next.
+// Requests do not hold the queue: a long tool call never delays a ping.
+#include "cafmcp/http_client_transport.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <future>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "cafmcp/json.hpp"
+#include "client_transport/sse_parser.hpp"
+
+namespace cafmcp {
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+using error_code = beast::error_code;
+using client_detail::sse_event;
+using client_detail::sse_parser;
+
+struct url_parts {
+  std::string host, port, target;
+};
+
+url_parts parse_url(const std::string& url) {
+  const std::string scheme = "http://";
+  if (url.compare(0, scheme.size(), scheme) != 0)
+    throw std::invalid_argument("only http:// URLs are supported: " + url);
+  auto rest = url.substr(scheme.size());
+  auto slash = rest.find('/');
+  std::string authority = rest.substr(0, slash);
+  url_parts u;
+  u.target = slash == std::string::npos ? "/" : rest.substr(slash);
+  u.port = "80";
+  if (!authority.empty() && authority.front() == '[') { // [::1]:port
+    auto close = authority.find(']');
+    if (close == std::string::npos)
+      throw std::invalid_argument("bad IPv6 host in URL: " + url);
+    u.host = authority.substr(1, close - 1);
+    if (close + 1 < authority.size() && authority[close + 1] == ':')
+      u.port = authority.substr(close + 2);
+  } else if (auto colon = authority.rfind(':'); colon != std::string::npos) {
+    u.host = authority.substr(0, colon);
+    u.port = authority.substr(colon + 1);
+  } else {
+    u.host = authority;
+  }
+  if (u.host.empty() || u.port.empty())
+    throw std::invalid_argument("no host in URL: " + url);
+  return u;
+}
+
+/// One HTTP request and its (possibly endless) response on its own
+/// connection. The owner learns of the head, each body chunk, and the end.
+struct exchange : std::enable_shared_from_this<exchange> {
+  exchange(net::io_context& ioc) : stream(ioc) {}
+
+  beast::tcp_stream stream;
+  beast::flat_buffer buf;
+  http::request<http::string_body> req;
+  std::optional<http::response_parser<http::buffer_body>> parser;
+  char chunk[16 * 1024];
+  bool ended = false;
+
+  std::function<void(const http::response_header<>&)> on_head;
+  std::function<void(std::string_view)> on_data;
+  std::function<void(error_code)> on_end;
+
+  void run(const tcp::resolver::results_type& endpoints, std::chrono::milliseconds connect_timeout) {
+    stream.expires_after(connect_timeout);
+    stream.async_connect(endpoints, [self = shared_from_this()](error_code ec, const tcp::endpoint&) {
+      if (ec)
+        return self->end(ec);
+      http::async_write(self->stream, self->req, [self](error_code ec, std::size_t) {
+        if (ec)
+          return self->end(ec);
+        self->stream.expires_never(); // answers (SSE streams, long tool calls) take what they take
+        self->parser.emplace();
+        self->parser->body_limit(boost::none);
+        http::async_read_header(self->stream, self->buf, *self->parser, [self](error_code ec, std::size_t) {
+          if (ec)
+            return self->end(ec);
+          if (self->on_head)
+            self->on_head(self->parser->get().base());
+          if (self->ended)
+            return;
+          if (self->parser->is_done())
+            return self->end({});
+          self->read_body();
+        });
+      });
+    });
+  }
+
+  void read_body() {
+    auto& body = parser->get().body();
+    body.data = chunk;
+    body.size = sizeof chunk;
+    http::async_read_some(stream, buf, *parser, [self = shared_from_this()](error_code ec, std::size_t) {
+      if (ec == http::error::need_buffer)
+        ec = {};
+      std::size_t got = sizeof self->chunk - self->parser->get().body().size;
+      if (got && self->on_data && !self->ended)
+        self->on_data(std::string_view(self->chunk, got));
+      if (self->ended)
+        return;
+      if (ec)
+        return self->end(ec);
+      if (self->parser->is_done())
+        return self->end({});
+      self->read_body();
+    });
+  }
+
+  void end(error_code ec) {
+    if (ended)
+      return;
+    ended = true;
+    error_code ignored;
+    stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    stream.socket().close(ignored);
+    if (on_end)
+      on_end(ec);
+    on_head = nullptr;
+    on_data = nullptr;
+    on_end = nullptr;
+  }
+
+  /// Abrupt end from our side (close(), a dropped stream in a test).
+  void cut() {
+    error_code ignored;
+    stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    stream.socket().close(ignored);
+  }
+};
+
+/// Worth another GET: the connection failed or dropped (0, or a 200 stream
+/// that ended), the server had trouble (5xx), or it still holds the old
+/// stream (409). Other refusals are final.
+bool retryable(int status) { return status == 0 || status == 200 || status == 409 || status >= 500; }
+
+bool is_event_stream(const http::response_header<>& h) {
+  auto ct = h[http::field::content_type];
+  return ct.size() >= 17 && beast::iequals(ct.substr(0, 17), "text/event-stream");
+}
+
+/// The JSON-RPC error response a request gets when HTTP could not carry it.
+std::string transport_error(const json& id, const std::string& message, int http_status, const std::string& body) {
+  json data = json::object();
+  if (http_status)
+    data["httpStatus"] = http_status;
+  if (!body.empty())
+    data["body"] = body.size() > 1024 ? body.substr(0, 1024) : body;
+  json err = {{"code", -32603}, {"message", message}};
+  if (!data.empty())
+    err["data"] = data;
+  return json{{"jsonrpc", "2.0"}, {"id", id}, {"error", err}}.dump();
+}
+
+class http_transport final : public http_client_transport {
+public:
+  explicit http_transport(http_client_options opts)
+    : opts_(std::move(opts)), url_(parse_url(opts_.url)), work_(net::make_work_guard(ioc_)) {
+    tcp::resolver resolver(ioc_);
+    endpoints_ = resolver.resolve(url_.host, url_.port); // loopback names: no network wait
+    host_header_ = (url_.host.find(':') != std::string::npos ? "[" + url_.host + "]" : url_.host) + ":" + url_.port;
+  }
+
+  ~http_transport() override {
+    close();
+    work_.reset();
+    if (io_thread_.joinable()) {
+      if (io_thread_.get_id() == std::this_thread::get_id()) {
+        io_thread_.detach();
+      } else {
+        ioc_.stop();
+        io_thread_.join();
+      }
+    }
+  }
+
+  void start(handlers h) override {
+    h_ = std::move(h);
+    io_thread_ = std::thread([this] { ioc_.run(); });
+  }
+
+  bool send(std::string text) override {
+    if (closed_.load())
+      return false;
+    net::post(ioc_, [this, text = std::move(text)]() mutable {
+      outbound_.push_back(std::move(text));
+      pump();
+    });
+    return true;
+  }
+
+  void negotiated(const std::string& protocol_version) override {
+    net::post(ioc_, [this, protocol_version] {
+      protocol_version_ = protocol_version;
+      if (opts_.open_get_stream && !closed_)
+        open_get(std::make_shared<follow>());
+    });
+  }
+
+  void close() override {
+    if (closing_.exchange(true))
+      return;
+    auto done = closed_promise_.get_future();
+    net::post(ioc_, [this] { begin_close(); });
+    if (io_thread_.joinable() && io_thread_.get_id() != std::this_thread::get_id())
+      done.wait_for(opts_.delete_timeout + opts_.connect_timeout);
+  }
+
+  std::string session_id() const override {
+    std::lock_guard<std::mutex> g(mtx_);
+    return session_id_;
+  }
+
+  bool wait_get_stream(std::chrono::milliseconds timeout) override {
+    std::unique_lock<std::mutex> lk(mtx_);
+    cv_.wait_for(lk, timeout, [this] { return get_state_ != get_state::pending; });
+    return get_state_ == get_state::open;
+  }
+
+  void drop_get_stream() override {
+    net::post(ioc_, [this] {
+      if (auto x = get_exchange_.lock())
+        x->cut();
+    });
+  }
+
+  int resumptions() const override { return resumptions_.load(); }
+
+private:
+  /// The SSE position of a stream we may have to resume: the standalone
+  /// GET stream, or a POST's stream still owing its response.
+  struct follow {
+    std::optional<json> awaited_id; // a POST stream: the request's id
+    std::string last_event_id;
+    bool has_event_id = false;
+    std::optional<long> retry_ms;
+    int failures = 0;
+    bool answered = false;
+  };
+
+  enum class get_state { pending, open, refused };
+
+  // -- outbound ------------------------------------------------------------
+  void pump() {
+    while (!gate_closed_ && !outbound_.empty() && !closed_) {
+      std::string text = std::move(outbound_.front());
+      outbound_.pop_front();
+      post_message(std::move(text));
+    }
+  }
+
+  void post_message(std::string text) {
+    std::optional<json> id; // set for a request: something must answer it
+    try {
+      auto j = json::parse(text);
+      if (j.is_object() && j.contains("method") && j.contains("id"))
+        id = j["id"];
+    } catch (const json::exception&) {
+      // not JSON: the server will refuse it with an HTTP error; nothing to correlate
+    }
+    auto x = make_exchange(http::verb::post);
+    x->req.set(http::field::content_type, "application/json");
+    x->req.set(http::field::accept, "application/json, text/event-stream");
+    x->req.body() = std::move(text);
+    x->req.prepare_payload();
+    auto f = std::make_shared<follow>();
+    f->awaited_id = id;
+    if (!id)
+      gate_closed_ = true; // released when the server has answered it
+    auto body = std::make_shared<std::string>();
+    auto sse = std::make_shared<sse_parser>();
+    auto status = std::make_shared<int>(0);
+    auto streaming = std::make_shared<bool>(false);
+    x->on_head = [this, f, status, streaming](const http::response_header<>& h) {
+      *status = h.result_int();
+      remember_session(h);
+      *streaming = *status == 200 && is_event_stream(h);
+      if (*status == 404 && !session_id().empty()) {
+        if (f->awaited_id)
+          deliver(transport_error(*f->awaited_id, "HTTP 404: the session has ended", 404, ""));
+        f->answered = true;
+        finish("the server ended the session (HTTP 404)");
+      }
+    };
+    x->on_data = [this, f, body, sse, streaming](std::string_view bytes) {
+      if (*streaming)
+        feed_sse(*sse, *f, bytes);
+      else if (body->size() < 1024 * 1024 * 64)
+        body->append(bytes);
+    };
+    x->on_end = [this, f, body, status, streaming, id](error_code ec) {
+      if (!id) {
+        gate_closed_ = false;
+        net::post(ioc_, [this] { pump(); });
+        return;
+      }
+      if (f->answered || closed_)
+        return;
+      if (*status == 0) {
+        deliver(transport_error(*id, "HTTP request failed: " + ec.message(), 0, ""));
+      } else if (*status < 200 || *status >= 300) {
+        deliver(transport_error(*id, "HTTP " + std::to_string(*status), *status, *body));
+      } else if (*streaming) {
+        if (f->has_event_id)
+          return schedule_resume(f); // the stream broke before its response
+        deliver(transport_error(*id, "the SSE stream ended without a response", *status, ""));
+      } else if (!body->empty()) {
+        deliver(*body);
+      } else {
+        deliver(transport_error(*id, "HTTP " + std::to_string(*status) + " without a body", *status, ""));
+      }
+    };
+    launch(x);
+  }
+
+  // -- SSE streams -----------------------------------------------------------
+  void feed_sse(sse_parser& p, follow& f, std::string_view bytes) {
+    std::vector<sse_event> events;
+    p.feed(bytes, events);
+    if (p.retry_ms())
+      f.retry_ms = p.retry_ms();
+    for (auto& e : events) {
+      if (e.has_id) {
+        f.last_event_id = e.id;
+        f.has_event_id = true;
+      }
+      if (e.data.empty() || !(e.event.empty() || e.event == "message"))
+        continue; // priming event or keep-alive: only its id matters
+      if (f.awaited_id && !f.answered) {
+        try {
+          auto j = json::parse(e.data);
+          if (j.is_object() && !j.contains("method") && j.contains("id") && j["id"] == *f.awaited_id)
+            f.answered = true;
+        } catch (const json::exception&) {
+        }
+      }
+      deliver(std::move(e.data));
+    }
+  }
+
+  void open_get(std::shared_ptr<follow> f) {
+    if (closed_)
+      return;
+    auto x = make_exchange(http::verb::get);
+    x->req.set(http::field::accept, "text/event-stream");
+    bool resuming = f->has_event_id;
+    if (resuming)
+      x->req.set("Last-Event-ID", f->last_event_id);
+    auto sse = std::make_shared<sse_parser>();
+    auto status = std::make_shared<int>(0);
+    x->on_head = [this, f, status, resuming](const http::response_header<>& h) {
+      *status = h.result_int();
+      if (*status == 200 && is_event_stream(h)) {
+        f->failures = 0;
+        if (resuming)
+          ++resumptions_;
+        if (!f->awaited_id)
+          set_get_state(get_state::open);
+      } else if (*status == 404 && !session_id().empty()) {
+        finish("the server ended the session (HTTP 404)");
+      } else if (!retryable(*status) && !f->awaited_id) {
+        set_get_state(get_state::refused); // e.g. 405: the server offers no GET stream
+      }
+    };
+    x->on_data = [this, f, sse, status](std::string_view bytes) {
+      if (*status == 200)
+        feed_sse(*sse, *f, bytes);
+    };
+    x->on_end = [this, f, status](error_code) {
+      if (closed_ || f->answered)
+        return;
+      if (!retryable(*status)) {
+        if (f->awaited_id)
+          deliver(transport_error(*f->awaited_id, "resuming the SSE stream failed: HTTP " + std::to_string(*status),
+                                  *status, ""));
+        return;
+      }
+      schedule_resume(f);
+    };
+    if (!f->awaited_id)
+      get_exchange_ = x;
+    launch(x);
+  }
+
+  void schedule_resume(std::shared_ptr<follow> f) {
+    if (closed_)
+      return;
+    if (++f->failures > opts_.max_reconnect_attempts) {
+      if (f->awaited_id) {
+        deliver(transport_error(*f->awaited_id, "the SSE stream broke and could not be resumed", 0, ""));
+        return;
+      }
+      finish("the GET stream could not be resumed after " + std::to_string(opts_.max_reconnect_attempts) +
+             " attempts");
+      return;
+    }
+    // The server's retry: is the base when it sent one (the spec says the
+    // client MUST honour it); repeated failures double it, up to the cap.
+    auto base = f->retry_ms ? std::chrono::milliseconds(*f->retry_ms) : opts_.initial_backoff;
+    auto delay = base * (1 << std::min(f->failures - 1, 10));
+    if (delay > opts_.max_backoff)
+      delay = std::max(opts_.max_backoff, base);
+    auto timer = std::make_shared<net::steady_timer>(ioc_, delay);
+    timers_.insert(timer);
+    timer->async_wait([this, f, timer](error_code ec) {
+      timers_.erase(timer);
+      if (!ec && !closed_)
+        open_get(f);
+    });
+  }
+
+  // -- shared plumbing -------------------------------------------------------
+  std::shared_ptr<exchange> make_exchange(http::verb verb) {
+    auto x = std::make_shared<exchange>(ioc_);
+    x->req.method(verb);
+    x->req.target(url_.target);
+    x->req.version(11);
+    x->req.set(http::field::host, host_header_);
+    x->req.set(http::field::connection, "close");
+    x->req.set(http::field::user_agent, "cafmcp-client");
+    auto sid = session_id();
+    if (!sid.empty())
+      x->req.set("Mcp-Session-Id", sid);
+    if (!protocol_version_.empty())
+      x->req.set("MCP-Protocol-Version", protocol_version_);
+    for (auto& [k, v] : opts_.headers)
+      x->req.set(k, v);
+    return x;
+  }
+
+  void launch(const std::shared_ptr<exchange>& x) {
+    live_.insert(x);
+    auto user_end = std::move(x->on_end);
+    std::weak_ptr<exchange> wx = x;
+    x->on_end = [this, wx, user_end](error_code ec) {
+      if (auto s = wx.lock())
+        live_.erase(s);
+      if (user_end)
+        user_end(ec);
+    };
+    x->run(endpoints_, opts_.connect_timeout);
+  }
+
+  void remember_session(const http::response_header<>& h) {
+    auto it = h.find("Mcp-Session-Id");
+    if (it == h.end())
+      return;
+    std::lock_guard<std::mutex> g(mtx_);
+    if (session_id_.empty())
+      session_id_ = std::string(it->value());
+  }
+
+  void set_get_state(get_state s) {
+    std::lock_guard<std::mutex> g(mtx_);
+    get_state_ = s;
+    cv_.notify_all();
+  }
+
+  void deliver(std::string text) {
+    if (!closed_ && h_.on_message)
+      h_.on_message(std::move(text));
+  }
+
+  void begin_close() {
+    if (closed_)
+      return;
+    auto sid = session_id();
+    if (sid.empty())
+      return finish("closed");
+    // DELETE ends the session on the server (405 means it keeps them: fine).
+    auto x = make_exchange(http::verb::delete_);
+    x->on_end = [this](error_code) { finish("closed"); };
+    auto timer = std::make_shared<net::steady_timer>(ioc_, opts_.delete_timeout);
+    timers_.insert(timer);
+    timer->async_wait([this, timer](error_code ec) {
+      timers_.erase(timer);
+      if (!ec)
+        finish("closed (DELETE timed out)");
+    });
+    launch(x);
+  }
+
+  void finish(const std::string& reason) {
+    if (closed_.exchange(true))
+      return;
+    closing_ = true;
+    for (auto& x : std::vector<std::shared_ptr<exchange>>(live_.begin(), live_.end()))
+      x->cut();
+    for (auto& t : timers_)
+      t->cancel();
+    set_get_state(get_state::refused);
+    if (h_.on_closed)
+      h_.on_closed(reason);
+    closed_promise_.set_value(); // the io thread idles until the destructor stops it
+  }
+
+  http_client_options opts_;
+  url_parts url_;
+  std::string host_header_;
+  net::io_context ioc_;
+  net::executor_work_guard<net::io_context::executor_type> work_;
+  tcp::resolver::results_type endpoints_;
+  std::thread io_thread_;
+  handlers h_;
+
+  // io thread only
+  std::deque<std::string> outbound_;
+  bool gate_closed_ = false;
+  std::string protocol_version_;
+  std::set<std::shared_ptr<exchange>> live_;
+  std::set<std::shared_ptr<net::steady_timer>> timers_;
+  std::weak_ptr<exchange> get_exchange_;
+
+  // read by other threads
+  mutable std::mutex mtx_;
+  std::condition_variable cv_;
+  std::string session_id_;
+  get_state get_state_ = get_state::pending;
+  std::atomic<bool> closed_{false};
+  std::atomic<bool> closing_{false};
+  std::atomic<int> resumptions_{0};
+  std::promise<void> closed_promise_;
+};
+
+} // namespace
+
+std::unique_ptr<http_client_transport> make_http_client_transport(http_client_options opts) {
+  return std::make_unique<http_transport>(std::move(opts));
+}
+
+} // namespace cafmcp

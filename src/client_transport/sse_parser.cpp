@@ -1,0 +1,75 @@
+#include "client_transport/sse_parser.hpp"
+
+#include <charconv>
+
+namespace cafmcp::client_detail {
+
+void sse_parser::feed(std::string_view bytes, std::vector<sse_event>& out) {
+  for (char c : bytes) {
+    if (skip_lf_) {
+      skip_lf_ = false;
+      if (c == '\n')
+        continue;
+    }
+    if (c == '\r' || c == '\n') {
+      skip_lf_ = c == '\r';
+      line(pending_, out);
+      pending_.clear();
+    } else {
+      pending_ += c;
+    }
+  }
+}
+
+void sse_parser::line(std::string_view l, std::vector<sse_event>& out) {
+  if (l.empty()) {
+    dispatch(out);
+    return;
+  }
+  if (l.front() == ':')
+    return; // comment (keep-alive)
+  auto colon = l.find(':');
+  std::string_view field = l.substr(0, colon);
+  std::string_view value;
+  if (colon != std::string_view::npos) {
+    value = l.substr(colon + 1);
+    if (!value.empty() && value.front() == ' ')
+      value.remove_prefix(1);
+  }
+  if (field == "data") {
+    if (data_seen_)
+      data_ += '\n';
+    data_ += value;
+    data_seen_ = true;
+  } else if (field == "event") {
+    event_ = value;
+  } else if (field == "id") {
+    if (value.find('\0') == std::string_view::npos) {
+      last_id_ = value;
+      has_last_id_ = true;
+      id_in_block_ = true;
+    }
+  } else if (field == "retry") {
+    long ms = 0;
+    auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
+    if (ec == std::errc() && p == value.data() + value.size() && !value.empty())
+      retry_ms_ = ms;
+  }
+}
+
+void sse_parser::dispatch(std::vector<sse_event>& out) {
+  if (data_seen_ || id_in_block_) {
+    sse_event e;
+    e.id = last_id_;
+    e.has_id = id_in_block_;
+    e.event = std::move(event_);
+    e.data = std::move(data_);
+    out.push_back(std::move(e));
+  }
+  data_.clear();
+  data_seen_ = false;
+  event_.clear();
+  id_in_block_ = false;
+}
+
+} // namespace cafmcp::client_detail
