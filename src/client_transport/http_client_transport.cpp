@@ -235,10 +235,10 @@ public:
     return session_id_;
   }
 
-  bool wait_get_stream(std::chrono::milliseconds timeout) override {
+  bool wait_get_stream(std::chrono::milliseconds timeout, int opens) override {
     std::unique_lock<std::mutex> lk(mtx_);
-    cv_.wait_for(lk, timeout, [this] { return get_state_ != get_state::pending; });
-    return get_state_ == get_state::open;
+    return cv_.wait_for(lk, timeout, [&] { return get_state_ == get_state::refused || get_opens_ >= opens; }) &&
+           get_state_ != get_state::refused;
   }
 
   void drop_get_stream() override {
@@ -248,7 +248,26 @@ public:
     });
   }
 
+  void pause_get_stream() override {
+    net::post(ioc_, [this] {
+      get_paused_ = true;
+      if (auto x = get_exchange_.lock())
+        x->cut();
+    });
+  }
+
+  void resume_get_stream() override {
+    net::post(ioc_, [this] {
+      get_paused_ = false;
+      if (auto f = std::move(paused_follow_)) {
+        f->failures = 0;
+        open_get(f);
+      }
+    });
+  }
+
   int resumptions() const override { return resumptions_.load(); }
+  int get_stream_opens() const override { return get_opens_.load(); }
 
 private:
   /// The SSE position of a stream we may have to resume: the standalone
@@ -378,8 +397,12 @@ private:
         f->failures = 0;
         if (resuming)
           ++resumptions_;
-        if (!f->awaited_id)
-          set_get_state(get_state::open);
+        if (!f->awaited_id) {
+          std::lock_guard<std::mutex> g(mtx_);
+          ++get_opens_;
+          get_state_ = get_state::open;
+          cv_.notify_all();
+        }
       } else if (*status == 404 && !session_id().empty()) {
         finish("the server ended the session (HTTP 404)");
       } else if (!retryable(*status) && !f->awaited_id) {
@@ -409,6 +432,10 @@ private:
   void schedule_resume(std::shared_ptr<follow> f) {
     if (closed_)
       return;
+    if (get_paused_ && !f->awaited_id) {
+      paused_follow_ = std::move(f); // resume_get_stream() picks it up
+      return;
+    }
     if (++f->failures > opts_.max_reconnect_attempts) {
       if (f->awaited_id) {
         deliver(transport_error(*f->awaited_id, "the SSE stream broke and could not be resumed", 0, ""));
@@ -489,7 +516,7 @@ private:
     if (closed_)
       return;
     auto sid = session_id();
-    if (sid.empty())
+    if (sid.empty() || !opts_.delete_on_close)
       return finish("closed");
     // DELETE ends the session on the server (405 means it keeps them: fine).
     auto x = make_exchange(http::verb::delete_);
@@ -534,6 +561,8 @@ private:
   std::set<std::shared_ptr<exchange>> live_;
   std::set<std::shared_ptr<net::steady_timer>> timers_;
   std::weak_ptr<exchange> get_exchange_;
+  bool get_paused_ = false;
+  std::shared_ptr<follow> paused_follow_;
 
   // read by other threads
   mutable std::mutex mtx_;
@@ -543,6 +572,7 @@ private:
   std::atomic<bool> closed_{false};
   std::atomic<bool> closing_{false};
   std::atomic<int> resumptions_{0};
+  std::atomic<int> get_opens_{0};
   std::promise<void> closed_promise_;
 };
 

@@ -1,0 +1,146 @@
+#include "check/probe.hpp"
+
+namespace cafmcp::check {
+
+namespace {
+bool is_notification(const json& m) { return m.is_object() && m.contains("method") && !m.contains("id"); }
+} // namespace
+
+message_filter method_is(std::string m) {
+  return [m = std::move(m)](const json& n) { return n.is_object() && n.value("method", "") == m; };
+}
+
+probe::probe(std::unique_ptr<client_transport> t, http_client_transport* http)
+  : transport_(std::move(t)), http_(http) {
+  client_transport::handlers h;
+  h.on_message = [this](std::string text) { on_message(std::move(text)); };
+  h.on_closed = [this](std::string reason) {
+    std::lock_guard<std::mutex> g(mtx_);
+    closed_ = std::move(reason);
+    cv_.notify_all();
+  };
+  transport_->start(std::move(h));
+}
+
+probe::~probe() { close(); }
+
+void probe::close() {
+  if (transport_)
+    transport_->close();
+}
+
+void probe::on_message(std::string text) {
+  json m = json::parse(text, nullptr, false); // kept even when invalid: a shape check sees it
+  if (m.is_discarded())
+    m = json{{"cafmcp-check/unparsable", text}};
+  // A server->client request: answer it so the server never waits on us.
+  if (m.is_object() && m.contains("method") && m.contains("id")) {
+    json reply = {{"jsonrpc", "2.0"}, {"id", m["id"]}};
+    if (m["method"] == "ping")
+      reply["result"] = json::object();
+    else
+      reply["error"] = {{"code", -32601}, {"message", "cafmcp-check does not serve this request"}};
+    transport_->send(reply.dump());
+  }
+  std::lock_guard<std::mutex> g(mtx_);
+  inbound_.push_back(std::move(m));
+  cv_.notify_all();
+}
+
+json probe::initialize(ms timeout) {
+  auto res = request("initialize",
+                     {{"protocolVersion", version_},
+                      {"capabilities", json::object()},
+                      {"clientInfo", {{"name", "cafmcp-check"}, {"version", "0.1.0"}}}},
+                     timeout);
+  if (!res.contains("result") || !res["result"].is_object())
+    throw probe_error("initialize failed: " + res.dump());
+  version_ = res["result"].value("protocolVersion", version_);
+  return res["result"];
+}
+
+void probe::send_initialized() {
+  {
+    std::lock_guard<std::mutex> g(mtx_);
+    initialized_at_ = inbound_.size();
+  }
+  transport_->send(json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump());
+  transport_->negotiated(version_);
+}
+
+void probe::negotiated_only() { transport_->negotiated(version_); }
+
+json probe::request(const std::string& method, json params, ms timeout) {
+  std::int64_t id;
+  std::size_t from;
+  {
+    std::lock_guard<std::mutex> g(mtx_);
+    id = next_id_++;
+    from = inbound_.size();
+  }
+  if (!transport_->send(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}.dump()))
+    throw probe_error("the connection is closed (" + method + ")");
+  std::unique_lock<std::mutex> lk(mtx_);
+  std::optional<json> found;
+  cv_.wait_for(lk, timeout, [&] {
+    for (std::size_t i = from; i < inbound_.size(); ++i) {
+      auto& m = inbound_[i];
+      if (m.is_object() && !m.contains("method") && m.value("id", json()) == id) {
+        found = m;
+        return true;
+      }
+    }
+    return closed_.has_value();
+  });
+  if (!found)
+    throw probe_error(method + ": " + (closed_ ? "the connection closed: " + *closed_ : "no answer in time"));
+  return *found;
+}
+
+std::size_t probe::mark() const {
+  std::lock_guard<std::mutex> g(mtx_);
+  return inbound_.size();
+}
+
+std::vector<json> probe::notifications(std::size_t from) const {
+  std::lock_guard<std::mutex> g(mtx_);
+  std::vector<json> out;
+  for (std::size_t i = from; i < inbound_.size(); ++i)
+    if (is_notification(inbound_[i]))
+      out.push_back(inbound_[i]);
+  return out;
+}
+
+std::size_t probe::count_notifications(const message_filter& match, std::size_t from) const {
+  std::lock_guard<std::mutex> g(mtx_);
+  std::size_t n = 0;
+  for (std::size_t i = from; i < inbound_.size(); ++i)
+    n += is_notification(inbound_[i]) && match(inbound_[i]) ? 1 : 0;
+  return n;
+}
+
+bool probe::wait_notifications(const message_filter& match, std::size_t n, std::size_t from, ms timeout) {
+  std::unique_lock<std::mutex> lk(mtx_);
+  return cv_.wait_for(lk, timeout, [&] {
+    std::size_t k = 0;
+    for (std::size_t i = from; i < inbound_.size(); ++i)
+      k += is_notification(inbound_[i]) && match(inbound_[i]) ? 1 : 0;
+    return k >= n;
+  });
+}
+
+std::vector<json> probe::messages() const {
+  std::lock_guard<std::mutex> g(mtx_);
+  return inbound_;
+}
+
+std::vector<json> probe::notifications_before_initialized() const {
+  std::lock_guard<std::mutex> g(mtx_);
+  std::vector<json> out;
+  for (std::size_t i = 0; i < std::min(initialized_at_, inbound_.size()); ++i)
+    if (is_notification(inbound_[i]))
+      out.push_back(inbound_[i]);
+  return out;
+}
+
+} // namespace cafmcp::check

@@ -1,0 +1,81 @@
+// Judgements over every message every session received.
+#include "check/checks.hpp"
+#include "check/shape.hpp"
+
+namespace cafmcp::check {
+namespace {
+
+bool looks_like_notification(const json& m) {
+  if (m.is_object() && m.contains("cafmcp-check/unparsable"))
+    return true; // a line that was no JSON at all is judged here too
+  return m.is_object() && m.contains("method") && m["method"].is_string() &&
+         m["method"].get<std::string>().rfind("notifications/", 0) == 0;
+}
+
+} // namespace
+
+void check_notification_shape(context& ctx) {
+  const std::string id = "notifications.shape";
+  const std::string title = "notifications have no id and params that are an object or absent (never null)";
+  std::size_t n = 0, bad = 0;
+  std::string first;
+  for (auto& m : ctx.seen) {
+    if (!looks_like_notification(m))
+      continue;
+    ++n;
+    if (auto problem = notification_shape_problem(m)) {
+      if (!bad++)
+        first = *problem + ": " + m.dump().substr(0, 300);
+    }
+  }
+  if (n == 0)
+    return ctx.record(id, title, spec::notifications, verdict::skip, "the server sent no notifications");
+  if (bad)
+    return ctx.record(id, title, spec::notifications, verdict::fail,
+                      std::to_string(bad) + " of " + std::to_string(n) + " malformed; first: " + first);
+  ctx.record(id, title, spec::notifications, verdict::pass, std::to_string(n) + " notifications, all well-formed");
+}
+
+void check_operation_metadata(context& ctx) {
+  const std::string id = "cafmcp.operation-metadata";
+  const std::string title = "list_changed says what changed (cafmcp operation metadata)";
+  std::size_t n = 0, with = 0;
+  for (auto& m : ctx.seen) {
+    if (!m.is_object() || !m.contains("method") || !m["method"].is_string())
+      continue;
+    auto method = m["method"].get<std::string>();
+    if (method.size() < 13 || method.compare(method.size() - 13, 13, "/list_changed") != 0)
+      continue;
+    ++n;
+    with += has_operation_metadata(m) ? 1 : 0;
+  }
+  if (n == 0)
+    return ctx.record(id, title, spec::cafmcp_metadata, verdict::skip, "no list_changed notification was received");
+  if (with == n)
+    return ctx.record(id, title, spec::cafmcp_metadata, verdict::pass,
+                      std::to_string(n) + " list_changed notifications, all with operation metadata");
+  ctx.record(id, title, spec::cafmcp_metadata, verdict::info,
+             std::to_string(with) + " of " + std::to_string(n) +
+               " list_changed notifications carry operation metadata (clients must reload the list)");
+}
+
+report run_checks(const options& opts) {
+  report out;
+  {
+    context ctx(opts, out);
+    if (!connect_primary(ctx))
+      return out;
+    check_nothing_before_initialized(ctx);
+    check_list_changed(ctx);
+    check_subscriptions(ctx);
+    check_session_isolation(ctx);
+    check_resumption(ctx);
+    ctx.collect(ctx.primary());
+    check_notification_shape(ctx);
+    check_operation_metadata(ctx);
+    ctx.primary().close();
+  }
+  return out;
+}
+
+} // namespace cafmcp::check

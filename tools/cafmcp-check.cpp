@@ -1,0 +1,76 @@
+// cafmcp-check: a notification compliance checker any MCP server can be run
+// against, over stdio or Streamable HTTP. Exit 1 on any FAIL, 2 when it
+// could not run at all.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cafmcp/stdio_client_transport.hpp"
+#include "check/checks.hpp"
+
+int main(int argc, char** argv) {
+  using namespace cafmcp::check;
+  CLI::App app{"cafmcp-check: does an MCP server send the notifications the specification asks for?"};
+  options opts;
+  std::string stdio_command;
+  bool as_json = false;
+  long timeout_ms = opts.timeout.count(), quiet_ms = opts.quiet.count();
+  std::vector<std::string> headers;
+  auto* stdio = app.add_option("--stdio", stdio_command, "spawn this server command, e.g. \"node server.mjs --stdio\"");
+  auto* url = app.add_option("--url", opts.url, "Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp");
+  stdio->excludes(url);
+  app.add_option("--header", headers, "an extra HTTP header \"Name: value\" (repeatable)");
+  app.add_flag("--json", as_json, "print the report as JSON");
+  app.add_flag("--server-stderr", opts.server_stderr, "stdio: pass the server's stderr through");
+  app.add_option("--timeout-ms", timeout_ms, "how long an expected answer or notification may take")
+    ->check(CLI::PositiveNumber);
+  app.add_option("--quiet-ms", quiet_ms, "after a ping barrier, how long to watch for a notification that must not come")
+    ->check(CLI::PositiveNumber);
+  auto& m = opts.mutations;
+  auto tool_opt = [&](const char* flag, std::string& field, const char* args) {
+    app.add_option(flag, field, std::string("mutation tool taking ") + args + " (\"\" disables the checks needing it)")
+      ->capture_default_str();
+  };
+  tool_opt("--add-resource", m.add_resource, "{uri,name,text}");
+  tool_opt("--update-resource", m.update_resource, "{uri,text?,name?}");
+  tool_opt("--remove-resource", m.remove_resource, "{uri}");
+  tool_opt("--add-tool", m.add_tool, "{name}");
+  tool_opt("--update-tool", m.update_tool, "{name} (changes its descriptor)");
+  tool_opt("--remove-tool", m.remove_tool, "{name}");
+  tool_opt("--add-prompt", m.add_prompt, "{name}");
+  tool_opt("--update-prompt", m.update_prompt, "{name} (changes its descriptor)");
+  tool_opt("--remove-prompt", m.remove_prompt, "{name}");
+  CLI11_PARSE(app, argc, argv);
+  if (stdio_command.empty() && opts.url.empty()) {
+    std::cerr << "cafmcp-check: give --stdio \"CMD ARGS\" or --url http://HOST:PORT/mcp\n";
+    return 2;
+  }
+  opts.stdio_command = cafmcp::split_command_line(stdio_command);
+  opts.timeout = std::chrono::milliseconds(timeout_ms);
+  opts.quiet = std::chrono::milliseconds(quiet_ms);
+  for (auto& h : headers) {
+    auto colon = h.find(':');
+    if (colon == std::string::npos) {
+      std::cerr << "cafmcp-check: --header needs \"Name: value\"\n";
+      return 2;
+    }
+    opts.headers[h.substr(0, colon)] = h.substr(h.find_first_not_of(' ', colon + 1));
+  }
+
+  std::string target = opts.url.empty() ? stdio_command : opts.url;
+  std::string transport = opts.url.empty() ? "stdio" : "streamable-http";
+  report r;
+  try {
+    r = run_checks(opts);
+  } catch (const std::exception& e) {
+    std::cerr << "cafmcp-check: " << e.what() << "\n";
+    return 2;
+  }
+  if (as_json)
+    std::cout << r.to_json(target, transport).dump(2) << "\n";
+  else
+    std::cout << r.to_text(target, transport);
+  if (r.count(verdict::pass) == 0 && r.any_fail() && r.results().size() == 1)
+    return 2; // could not even connect
+  return r.any_fail() ? 1 : 0;
+}
