@@ -32,7 +32,9 @@ std::optional<std::string> percent_decode(std::string_view s) {
   return out;
 }
 
-std::string_view trim(std::string_view s) {
+} // namespace
+
+std::string_view trim_ows(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
     s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
@@ -40,20 +42,19 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-} // namespace
 
 std::optional<std::vector<std::pair<std::string, std::string>>> parse_key_values(std::string_view text) {
   std::vector<std::pair<std::string, std::string>> out;
   std::size_t pos = 0;
   for (;;) {
     auto comma = text.find(',', pos);
-    auto item = trim(text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos));
+    auto item = trim_ows(text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos));
     if (!item.empty()) {
       auto eq = item.find('=');
       if (eq == std::string_view::npos)
         return std::nullopt;
-      auto key = percent_decode(trim(item.substr(0, eq)));
-      auto value = percent_decode(trim(item.substr(eq + 1)));
+      auto key = percent_decode(trim_ows(item.substr(0, eq)));
+      auto value = percent_decode(trim_ows(item.substr(eq + 1)));
       if (!key || !value || key->empty())
         return std::nullopt;
       out.emplace_back(std::move(*key), std::move(*value));

@@ -10,6 +10,10 @@
 
 namespace cafmcp::otel::detail {
 
+/// Without the optional white space (spaces, tabs) W3C's list headers allow
+/// around items.
+std::string_view trim_ows(std::string_view s);
+
 /// nullopt when any item lacks a key or '=' or has a broken %-escape: the
 /// SDK specification discards such a variable whole rather than guess.
 std::optional<std::vector<std::pair<std::string, std::string>>> parse_key_values(std::string_view text);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "key_values.hpp"
+
 namespace cafmcp::otel {
 namespace {
 
@@ -11,14 +13,6 @@ bool key_char(char c) {
   return lcalpha(c) || digit(c) || c == '_' || c == '-' || c == '*' || c == '/';
 }
 bool nblk_char(char c) { return c >= 0x21 && c <= 0x7e && c != ',' && c != '='; }
-
-std::string_view trim_ows(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
-}
 
 } // namespace
 
@@ -46,7 +40,7 @@ std::optional<trace_state> trace_state::parse(std::string_view header) {
   std::size_t pos = 0;
   for (;;) {
     auto comma = header.find(',', pos);
-    auto member = trim_ows(header.substr(pos, comma == std::string_view::npos ? std::string_view::npos
+    auto member = detail::trim_ows(header.substr(pos, comma == std::string_view::npos ? std::string_view::npos
                                                                               : comma - pos));
     if (!member.empty()) {
       auto eq = member.find('=');

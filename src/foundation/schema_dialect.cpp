@@ -1,5 +1,7 @@
 #include "foundation/schema_dialect.hpp"
 
+#include "foundation/percent_encoding.hpp"
+
 #include <map>
 #include <optional>
 #include <regex>
@@ -35,29 +37,6 @@ std::string escape(std::string_view token) {
       out += "~1";
     else
       out += c;
-  }
-  return out;
-}
-
-// A `$ref` fragment is URI-encoded; the pointer or anchor inside is not.
-std::string percent_decode(std::string_view s) {
-  auto hex = [](char c) -> int {
-    if (c >= '0' && c <= '9')
-      return c - '0';
-    if (c >= 'a' && c <= 'f')
-      return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-      return c - 'A' + 10;
-    return -1;
-  };
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && hex(s[i + 1]) >= 0 && hex(s[i + 2]) >= 0) {
-      out += static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2]));
-      i += 2;
-    } else {
-      out += s[i];
-    }
   }
   return out;
 }
@@ -323,7 +302,9 @@ private:
       if (ref.empty())
         return "";
     }
-    auto fragment = percent_decode(std::string_view(ref).substr(1));
+    // The fragment is URI-encoded; the pointer or anchor inside is not.
+    auto raw_fragment = std::string_view(ref).substr(1);
+    auto fragment = detail::percent_decode(raw_fragment).value_or(std::string(raw_fragment));
     if (fragment.empty())
       return "";
     if (fragment.front() == '/') {

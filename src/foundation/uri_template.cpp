@@ -1,5 +1,7 @@
 #include "cafmcp/uri_template.hpp"
 
+#include "foundation/percent_encoding.hpp"
+
 #include <cstdint>
 #include <stdexcept>
 #include <unordered_set>
@@ -64,9 +66,8 @@ bool is_reserved(char c) {
   return std::string_view(":/?#[]@!$&'()*+,;=").find(c) != std::string_view::npos;
 }
 
-bool is_hex(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+using detail::is_hex_digit;
+using detail::percent_decode;
 
 bool contains(const char* set, char c) { return std::string_view(set).find(c) != std::string_view::npos; }
 
@@ -77,7 +78,7 @@ std::string encode(std::string_view value, bool allow_reserved) {
     char c = value[i];
     // Reserved expansion keeps existing pct-triplets as they are (RFC 6570
     // section 3.2.3), so an already-encoded value is not encoded twice.
-    bool pct = c == '%' && i + 2 < value.size() && is_hex(value[i + 1]) && is_hex(value[i + 2]);
+    bool pct = c == '%' && i + 2 < value.size() && is_hex_digit(value[i + 1]) && is_hex_digit(value[i + 2]);
     if (is_unreserved(c) || (allow_reserved && (is_reserved(c) || pct))) {
       out.push_back(c);
     } else {
@@ -90,28 +91,6 @@ std::string encode(std::string_view value, bool allow_reserved) {
   return out;
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  return (c | 0x20) - 'a' + 10;
-}
-
-std::optional<std::string> decode(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '%') {
-      out.push_back(s[i]);
-      continue;
-    }
-    if (i + 2 >= s.size() || !is_hex(s[i + 1]) || !is_hex(s[i + 2]))
-      return std::nullopt;
-    out.push_back(static_cast<char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2])));
-    i += 2;
-  }
-  return out;
-}
-
 // varname = varchar *( ["."] varchar ); varchar = ALPHA / DIGIT / "_" / pct-encoded
 bool valid_name(std::string_view n) {
   if (n.empty() || n.front() == '.' || n.back() == '.')
@@ -119,7 +98,7 @@ bool valid_name(std::string_view n) {
   for (std::size_t i = 0; i < n.size(); ++i) {
     char c = n[i];
     if (c == '%') {
-      if (i + 2 >= n.size() || !is_hex(n[i + 1]) || !is_hex(n[i + 2]))
+      if (i + 2 >= n.size() || !is_hex_digit(n[i + 1]) || !is_hex_digit(n[i + 2]))
         return false;
       i += 2;
     } else if (c == '.') {
@@ -156,7 +135,7 @@ bool value_ok(std::string_view v, const op_rules& r, bool single) {
 }
 
 bool assign(uri_template::variables& vars, const std::string& name, std::string_view raw) {
-  auto decoded = decode(raw);
+  auto decoded = percent_decode(raw);
   if (!decoded)
     return false;
   return vars.emplace(name, std::move(*decoded)).second;

@@ -41,6 +41,43 @@ struct pipes {
   }
 };
 
+// serve_stdio on its own thread over real pipes, as a process's main runs it.
+struct served_stdio {
+  pipes p;
+  int status = -1;
+  bool eof_sent = false;
+  std::thread thread;
+  explicit served_stdio(server& srv)
+      : thread([this, &srv] { status = transport::serve_stdio(srv, p.to_server[0], p.from_server[1]); }) {}
+  ~served_stdio() { // a failed assertion must not leave the thread running
+    eof();
+    if (thread.joinable())
+      thread.join();
+  }
+  /// The client closes its end of stdin.
+  void eof() {
+    if (!eof_sent)
+      ::close(p.to_server[1]);
+    eof_sent = true;
+  }
+  /// initialize, initialized, then `tools/call` of `tool` as request 2.
+  void initialize_and_call(const std::string& tool) {
+    p.write_line(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
+    ASSERT_TRUE(json::parse(p.read_line()).contains("result"));
+    p.write_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    p.write_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":")" + tool +
+                 R"(","arguments":{}}})");
+  }
+  /// What the server wrote after serve_stdio returned and its stdout closed.
+  std::string output_after_exit() {
+    ::close(p.from_server[1]);
+    auto rest = p.read_line();
+    ::close(p.to_server[0]);
+    ::close(p.from_server[0]);
+    return rest;
+  }
+};
+
 TEST(Stdio, ServesLinesAndExitsZeroOnEof) {
   auto o = all_on();
   o.message_limits.max_message_bytes = 1024;
@@ -87,27 +124,19 @@ TEST(Stdio, EofAnswersRequestsStillInFlightBeforeExiting) {
   ASSERT_TRUE(applied(srv.add_tool(slow)));
   in_process_client pinger(srv);
   ASSERT_TRUE(pinger.initialize().contains("protocolVersion"));
-  pipes p;
-  int status = -1;
-  std::thread t([&] { status = transport::serve_stdio(srv, p.to_server[0], p.from_server[1]); });
-  p.write_line(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
-  ASSERT_TRUE(json::parse(p.read_line()).contains("result"));
-  p.write_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
-  p.write_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"gated","arguments":{}}})");
+  served_stdio io(srv);
+  io.initialize_and_call("gated");
   ASSERT_EQ(started.get_future().wait_for(10s), std::future_status::ready);
-  ::close(p.to_server[1]); // EOF while the call runs
+  io.eof(); // while the call runs
   EXPECT_TRUE(eventually(srv, pinger, [](const server_stats& s) { return s.draining_sessions == 1; }));
   release.set_value();
-  auto answer = json::parse(p.read_line());
+  auto answer = json::parse(io.p.read_line());
   EXPECT_EQ(answer["id"], 2);
   EXPECT_EQ(answer["result"]["content"][0]["text"], "finished after EOF");
-  t.join();
-  EXPECT_EQ(status, 0);
+  io.thread.join();
+  EXPECT_EQ(io.status, 0);
   EXPECT_TRUE(eventually(srv, pinger, [](const server_stats& s) { return s.draining_sessions == 0; }));
-  ::close(p.from_server[1]);
-  EXPECT_EQ(p.read_line(), "");
-  ::close(p.to_server[0]);
-  ::close(p.from_server[0]);
+  EXPECT_EQ(io.output_after_exit(), "");
 }
 
 // A handler that never returns cannot keep the process alive past the limit.
@@ -126,22 +155,14 @@ TEST(Stdio, EofDrainEndsAtTheDrainTimeout) {
     return tool_result::text("too late");
   };
   ASSERT_TRUE(applied(srv.add_tool(stuck)));
-  pipes p;
-  int status = -1;
-  std::thread t([&] { status = transport::serve_stdio(srv, p.to_server[0], p.from_server[1]); });
-  p.write_line(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
-  ASSERT_TRUE(json::parse(p.read_line()).contains("result"));
-  p.write_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
-  p.write_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"stuck","arguments":{}}})");
+  served_stdio io(srv);
+  io.initialize_and_call("stuck");
   ASSERT_EQ(started.get_future().wait_for(10s), std::future_status::ready);
-  ::close(p.to_server[1]);
-  t.join(); // returns although the handler has not
-  EXPECT_EQ(status, 0);
+  io.eof();
+  io.thread.join(); // returns although the handler has not
+  EXPECT_EQ(io.status, 0);
   release.set_value();
-  ::close(p.from_server[1]);
-  EXPECT_EQ(p.read_line(), ""); // the abandoned call's answer was not written
-  ::close(p.to_server[0]);
-  ::close(p.from_server[0]);
+  EXPECT_EQ(io.output_after_exit(), ""); // the abandoned call's answer was not written
 }
 
 } // namespace
