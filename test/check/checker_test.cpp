@@ -1,0 +1,133 @@
+// cafmcp-check, the real binary, judging real servers: the everything-server
+// (it must pass everything it can be asked) and a server on the official
+// TypeScript SDK (bench/peers/ts), whose exact passes and failures are
+// asserted — the checker judges servers it did not come from.
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <map>
+
+#include "support.hpp"
+
+namespace cafmcp::test {
+namespace {
+
+struct check_run {
+  std::string exit;   // "exit 0", "exit 1"
+  json report;
+  std::map<std::string, std::string> status; // check id -> PASS/FAIL/SKIP/INFO
+};
+
+check_run run_checker(std::vector<std::string> args) {
+  args.insert(args.begin(), bin("cafmcp-check"));
+  args.push_back("--json");
+  args.push_back("--timeout-ms");
+  args.push_back("3000");
+  client_detail::child_process p(args, client_detail::child_stderr::inherit);
+  p.close_stdin();
+  std::string out;
+  char buf[65536];
+  for (ssize_t n; (n = ::read(p.stdout_fd(), buf, sizeof buf)) > 0;)
+    out.append(buf, static_cast<std::size_t>(n));
+  check_run r;
+  r.exit = p.reap();
+  r.report = json::parse(out);
+  for (auto& c : r.report["checks"])
+    r.status[c["id"]] = c["status"];
+  return r;
+}
+
+using verdicts = std::map<std::string, std::string>;
+
+// What the everything-server gets on each transport: every check it can be
+// asked passes; only the changes its fixture cannot drive (a tool or prompt
+// descriptor update) and, over stdio, the multi-session/stream checks skip.
+verdicts everything_expected(bool http) {
+  verdicts v = {{"capabilities.declared", "PASS"},           {"lifecycle.nothing-before-initialized", "PASS"},
+                {"tools.list_changed.added", "PASS"},        {"tools.list_changed.updated", "SKIP"},
+                {"tools.list_changed.removed", "PASS"},      {"prompts.list_changed.added", "PASS"},
+                {"prompts.list_changed.updated", "SKIP"},    {"prompts.list_changed.removed", "PASS"},
+                {"resources.list_changed.added", "PASS"},    {"resources.list_changed.updated", "PASS"},
+                {"resources.list_changed.removed", "PASS"},  {"resources.subscribe.unknown-uri", "PASS"},
+                {"resources.updated.delivered", "PASS"},     {"resources.updated.only-subscribers", "PASS"},
+                {"resources.unsubscribe.stops", "PASS"},     {"sessions.ended-session-isolated", http ? "PASS" : "SKIP"},
+                {"streams.resumption-replays-missed", http ? "PASS" : "SKIP"},
+                {"notifications.shape", "PASS"},            {"cafmcp.operation-metadata", "PASS"}};
+  return v;
+}
+
+// The TypeScript SDK peer, plain SDK usage: it announces changes correctly
+// and keeps subscriptions per session, but it (1) sends list_changed to a
+// session that has not said `initialized`, (2) accepts subscriptions to
+// uris it does not have, (3) has no event store, so a dropped GET stream
+// loses what happened meanwhile, and (4) sends no operation metadata.
+verdicts ts_peer_expected(bool http) {
+  auto v = everything_expected(http);
+  v["lifecycle.nothing-before-initialized"] = "FAIL";
+  v["resources.subscribe.unknown-uri"] = "FAIL";
+  if (http)
+    v["streams.resumption-replays-missed"] = "FAIL";
+  v["cafmcp.operation-metadata"] = "INFO";
+  return v;
+}
+
+TEST(CafmcpCheck, EverythingServerOverStdioPasses) {
+  auto r = run_checker({"--stdio", bin("everything-server") + " --stdio"});
+  EXPECT_EQ(r.status, everything_expected(false)) << r.report.dump(2);
+  EXPECT_EQ(r.exit, "exit 0");
+  EXPECT_EQ(r.report["transport"], "stdio");
+  EXPECT_EQ(r.report["summary"]["fail"], 0);
+  for (auto& c : r.report["checks"])
+    EXPECT_FALSE(c["spec"].get<std::string>().empty()) << c["id"];
+}
+
+TEST(CafmcpCheck, EverythingServerOverHttpPasses) {
+  http_server_process server({bin("everything-server"), "--http", "--port", "0"});
+  auto r = run_checker({"--url", server.url()});
+  EXPECT_EQ(r.status, everything_expected(true)) << r.report.dump(2);
+  EXPECT_EQ(r.exit, "exit 0");
+  EXPECT_EQ(r.report["transport"], "streamable-http");
+}
+
+TEST(CafmcpCheck, DisabledMutationsSkipTheirChecks) {
+  auto r = run_checker({"--stdio", bin("everything-server") + " --stdio", "--add-prompt", "", "--remove-prompt", ""});
+  EXPECT_EQ(r.status["prompts.list_changed.added"], "SKIP");
+  EXPECT_EQ(r.status["prompts.list_changed.removed"], "SKIP");
+  EXPECT_EQ(r.status["tools.list_changed.added"], "PASS");
+  EXPECT_EQ(r.exit, "exit 0");
+}
+
+TEST(CafmcpCheck, UnreachableServerExitsTwo) {
+  auto r = run_checker({"--url", "http://127.0.0.1:1/mcp"});
+  EXPECT_EQ(r.exit, "exit 2");
+  EXPECT_EQ(r.status["capabilities.declared"], "FAIL");
+}
+
+class TsPeer : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(std::string(CAFMCP_TS_PEER_DIR) + "/node_modules/@modelcontextprotocol/sdk"))
+      GTEST_SKIP() << "run scripts/install-deps (npm ci in bench/peers/ts) for the TypeScript SDK peer";
+  }
+  std::string script() const { return std::string(CAFMCP_TS_PEER_DIR) + "/server.mjs"; }
+};
+
+TEST_F(TsPeer, JudgedOverStdio) {
+  auto r = run_checker({"--stdio", "node " + script() + " --stdio"});
+  EXPECT_EQ(r.status, ts_peer_expected(false)) << r.report.dump(2);
+  EXPECT_EQ(r.exit, "exit 1");
+  EXPECT_EQ(r.report["summary"]["fail"], 2);
+}
+
+TEST_F(TsPeer, JudgedOverHttp) {
+  http_server_process server({"node", script(), "--http", "--port", "0"});
+  auto r = run_checker({"--url", server.url()});
+  EXPECT_EQ(r.status, ts_peer_expected(true)) << r.report.dump(2);
+  EXPECT_EQ(r.exit, "exit 1");
+  EXPECT_EQ(r.report["summary"]["fail"], 3);
+  for (auto& c : r.report["checks"])
+    if (c["id"] == "streams.resumption-replays-missed")
+      EXPECT_NE(c["detail"].get<std::string>().find("no Last-Event-ID"), std::string::npos) << c["detail"];
+}
+
+} // namespace
+} // namespace cafmcp::test
