@@ -80,6 +80,9 @@ struct exchange : std::enable_shared_from_this<exchange> {
   std::optional<http::response_parser<http::buffer_body>> parser;
   char chunk[16 * 1024];
   bool ended = false;
+  /// Set: the whole answer must come within it (a 202 to a notification);
+  /// unset: answers (SSE streams, long tool calls) take what they take.
+  std::optional<std::chrono::milliseconds> answer_timeout;
 
   std::function<void(const http::response_header<>&)> on_head;
   std::function<void(std::string_view)> on_data;
@@ -93,7 +96,10 @@ struct exchange : std::enable_shared_from_this<exchange> {
       http::async_write(self->stream, self->req, [self](error_code ec, std::size_t) {
         if (ec)
           return self->end(ec);
-        self->stream.expires_never(); // answers (SSE streams, long tool calls) take what they take
+        if (self->answer_timeout)
+          self->stream.expires_after(*self->answer_timeout);
+        else
+          self->stream.expires_never();
         self->parser.emplace();
         self->parser->body_limit(boost::none);
         http::async_read_header(self->stream, self->buf, *self->parser, [self](error_code ec, std::size_t) {
@@ -308,8 +314,10 @@ private:
     x->req.prepare_payload();
     auto f = std::make_shared<follow>();
     f->awaited_id = id;
-    if (!id)
-      gate_closed_ = true; // released when the server has answered it
+    if (!id) {
+      gate_closed_ = true; // released when the server has answered it...
+      x->answer_timeout = opts_.connect_timeout; // ...which must not take long
+    }
     auto body = std::make_shared<std::string>();
     auto sse = std::make_shared<sse_parser>();
     auto status = std::make_shared<int>(0);

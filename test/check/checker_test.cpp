@@ -102,6 +102,28 @@ TEST(CafmcpCheck, UnreachableServerExitsTwo) {
   EXPECT_EQ(r.status["capabilities.declared"], "FAIL");
 }
 
+// A server breaking the rules on purpose (misbehaving_server.mjs): each
+// rule it breaks is a FAIL naming what was wrong.
+TEST(CafmcpCheck, MisbehavingServerFailsWhatItBreaks) {
+  auto r = run_checker({"--stdio", "node " + std::string(CAFMCP_TEST_DIR) + "/misbehaving_server.mjs"});
+  auto expected = everything_expected(false);
+  expected["lifecycle.nothing-before-initialized"] = "FAIL"; // list_changed before initialized
+  expected["tools.list_changed.added"] = "FAIL";             // sent though not declared
+  expected["prompts.list_changed.added"] = "FAIL";           // declared, never sent
+  expected["resources.updated.only-subscribers"] = "FAIL";   // sent for an unsubscribed uri
+  expected["resources.unsubscribe.stops"] = "FAIL";          // and after unsubscribe
+  expected["notifications.shape"] = "FAIL";                  // "params": null
+  expected["cafmcp.operation-metadata"] = "INFO";
+  EXPECT_EQ(r.status, expected) << r.report.dump(2);
+  EXPECT_EQ(r.exit, "exit 1");
+  for (auto& c : r.report["checks"]) {
+    if (c["id"] == "notifications.shape")
+      EXPECT_NE(c["detail"].get<std::string>().find("params is null"), std::string::npos) << c["detail"];
+    if (c["id"] == "tools.list_changed.added")
+      EXPECT_NE(c["title"].get<std::string>().find("not declared"), std::string::npos) << c["title"];
+  }
+}
+
 class TsPeer : public ::testing::Test {
 protected:
   void SetUp() override {
