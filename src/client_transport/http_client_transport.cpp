@@ -222,8 +222,10 @@ public:
   void negotiated(const std::string& protocol_version) override {
     net::post(ioc_, [this, protocol_version] {
       protocol_version_ = protocol_version;
-      if (opts_.open_get_stream && !closed_)
+      if (opts_.open_get_stream && !closed_ && !get_started_) { // one standalone stream, however often called
+        get_started_ = true;
         open_get(std::make_shared<follow>());
+      }
     });
   }
 
@@ -569,6 +571,7 @@ private:
   std::set<std::shared_ptr<exchange>> live_;
   std::set<std::shared_ptr<net::steady_timer>> timers_;
   std::weak_ptr<exchange> get_exchange_;
+  bool get_started_ = false;
   bool get_paused_ = false;
   std::shared_ptr<follow> paused_follow_;
 
