@@ -22,7 +22,12 @@ probe::probe(std::unique_ptr<client_transport> t, http_client_transport* http)
   transport_->start(std::move(h));
 }
 
-probe::~probe() { close(); }
+// The transport goes first: its threads (which call into this probe) are
+// joined before the probe's own members are destroyed.
+probe::~probe() {
+  close();
+  transport_.reset();
+}
 
 void probe::close() {
   if (transport_)
