@@ -19,9 +19,7 @@ struct check_run {
 
 check_run run_checker(std::vector<std::string> args) {
   args.insert(args.begin(), bin("cafmcp-check"));
-  args.push_back("--json");
-  args.push_back("--timeout-ms");
-  args.push_back("3000");
+  args.push_back("--json"); // default timeouts: a passing check returns as soon as it sees its message
   client_detail::child_process p(args, client_detail::child_stderr::inherit);
   p.close_stdin();
   std::string out;
