@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cafmcp/command_line.hpp"
 #include "cafmcp/stdio_client_transport.hpp"
 #include "check/checks.hpp"
 

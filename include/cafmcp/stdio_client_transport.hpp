@@ -38,8 +38,4 @@ public:
 /// messages flow after start().
 std::unique_ptr<stdio_client_transport> make_stdio_client_transport(stdio_client_options opts);
 
-/// Splits "CMD ARG 'quoted arg' \"x y\"" into argv, shell-like (quotes and
-/// backslashes; no expansion). For command lines given as one string.
-std::vector<std::string> split_command_line(const std::string& line);
-
 } // namespace cafmcp

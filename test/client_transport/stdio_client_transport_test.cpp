@@ -3,6 +3,7 @@
 #include <csignal>
 #include <gtest/gtest.h>
 
+#include "cafmcp/command_line.hpp"
 #include "cafmcp/stdio_client_transport.hpp"
 #include "support.hpp"
 
