@@ -96,7 +96,13 @@ public:
     std::lock_guard<std::mutex> g(mtx_);
     if (closing_ || broken_)
       return false;
-    text += '\n'; // the message itself never contains one: it is compact JSON
+    // One message per line (the spec: no embedded newlines). In valid JSON a
+    // raw line break can only be whitespace between tokens (inside strings
+    // it is escaped), so a pretty-printed text is made one line safely.
+    for (auto& c : text)
+      if (c == '\n' || c == '\r')
+        c = ' ';
+    text += '\n';
     queue_.push_back(std::move(text));
     cv_.notify_one();
     return true;

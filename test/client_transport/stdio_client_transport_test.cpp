@@ -31,7 +31,8 @@ TEST(StdioClientTransport, RoundTripsAndCloseReapsTheChild) {
     ASSERT_TRUE(res) << i;
     EXPECT_EQ((*res)["result"], json::object());
   }
-  t->send(call_tool(30, "add_tool", {{"name", "stdio_added"}}));
+  // A pretty-printed message still goes out as one line.
+  t->send(json::parse(call_tool(30, "add_tool", {{"name", "stdio_added"}})).dump(2));
   ASSERT_TRUE(r.response(30));
   EXPECT_TRUE(r.wait_for([](const json& m) { return m.value("method", "") == "notifications/tools/list_changed"; }));
   t->close();
