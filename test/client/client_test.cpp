@@ -1,0 +1,436 @@
+// cafmcp::client against the everything-server over each transport: the
+// real binary over stdio and Streamable HTTP, and the same fixtures served
+// in-process. Every cache, list-changed and subscription rule of the client
+// issue, observed through the client's events.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <thread>
+
+#include "cafmcp/client.hpp"
+#include "cafmcp/http_client_transport.hpp"
+#include "cafmcp/in_process_client_transport.hpp"
+#include "cafmcp/stdio_client_transport.hpp"
+#include "fixtures.hpp"
+#include "interposer.hpp"
+#include "support.hpp"
+
+namespace cafmcp::test {
+namespace {
+
+enum class via { in_process, stdio, http };
+
+/// Every event the client raised, in order, with waits bounded in time.
+class event_log {
+public:
+  void attach(client& c) {
+    for (auto k : {client_event_kind::tools_changed, client_event_kind::resources_changed,
+                   client_event_kind::resource_templates_changed, client_event_kind::prompts_changed,
+                   client_event_kind::resource_updated, client_event_kind::subscriptions_changed,
+                   client_event_kind::cache_changed, client_event_kind::reload_failed,
+                   client_event_kind::log_message, client_event_kind::closed})
+      subs_.push_back(c.on(k, [this](const client_event& e) {
+        std::lock_guard<std::mutex> g(mtx_);
+        events_.push_back(e);
+        cv_.notify_all();
+      }));
+  }
+  /// The first event from index `from` that `match` accepts.
+  std::optional<client_event> wait(const std::function<bool(const client_event&)>& match, std::size_t from = 0,
+                                   std::chrono::milliseconds timeout = 10s) {
+    std::unique_lock<std::mutex> g(mtx_);
+    std::optional<client_event> found;
+    cv_.wait_for(g, timeout, [&] {
+      for (auto i = from; i < events_.size(); ++i)
+        if (match(events_[i])) {
+          found = events_[i];
+          return true;
+        }
+      return false;
+    });
+    return found;
+  }
+  /// Waits until `n` events from index `from` match.
+  bool wait_count(const std::function<bool(const client_event&)>& match, std::size_t n, std::size_t from,
+                  std::chrono::milliseconds timeout = 10s) {
+    std::unique_lock<std::mutex> g(mtx_);
+    return cv_.wait_for(g, timeout, [&] {
+      return static_cast<std::size_t>(std::count_if(events_.begin() + static_cast<std::ptrdiff_t>(from),
+                                                    events_.end(), match)) >= n;
+    });
+  }
+  std::size_t count(const std::function<bool(const client_event&)>& match, std::size_t from = 0) {
+    std::lock_guard<std::mutex> g(mtx_);
+    return std::count_if(events_.begin() + static_cast<std::ptrdiff_t>(from), events_.end(), match);
+  }
+  std::size_t mark() {
+    std::lock_guard<std::mutex> g(mtx_);
+    return events_.size();
+  }
+
+private:
+  std::mutex mtx_;
+  std::condition_variable cv_;
+  std::vector<client_event> events_;
+  std::vector<event_subscription> subs_;
+};
+
+auto is(client_event_kind k, std::string key = {}) {
+  return [k, key](const client_event& e) { return e.kind == k && (key.empty() || e.key == key); };
+}
+
+bool has(const std::vector<json>& list, const std::string& field, const std::string& value) {
+  return std::any_of(list.begin(), list.end(), [&](const json& d) { return d.value(field, "") == value; });
+}
+
+class ClientOver : public ::testing::TestWithParam<via> {
+protected:
+  /// A client connected to a fresh everything-server whose list_changed
+  /// carries operation metadata as `metadata` says (both | none).
+  void start(const std::string& metadata = "both", client_options opts = {}) {
+    std::unique_ptr<client_transport> real;
+    switch (GetParam()) {
+      case via::in_process: {
+        server_options so;
+        so.name = "cafmcp-everything-server";
+        so.list_changed_metadata = metadata == "none" ? change_metadata::none : change_metadata::both;
+        srv_ = std::make_unique<server>(so);
+        everything::install_conformance_fixtures(*srv_);
+        everything::install_mutation_tools(*srv_);
+        real = make_in_process_client_transport(*srv_);
+        break;
+      }
+      case via::stdio:
+        real = make_stdio_client_transport(
+          {.argv = {bin("everything-server"), "--stdio", "--change-metadata", metadata},
+           .child_stderr = stdio_client_options::stderr_mode::discard});
+        break;
+      case via::http:
+        http_ = std::make_unique<http_server_process>(
+          std::vector<std::string>{bin("everything-server"), "--http", "--port", "0", "--change-metadata", metadata});
+        real = make_http_client_transport({.url = http_->url()});
+        break;
+    }
+    auto tap = std::make_unique<interposer>(std::move(real));
+    tap_ = tap.get();
+    c_ = std::make_unique<client>(std::move(tap), std::move(opts));
+    log_.attach(*c_);
+    auto init = c_->connect().get();
+    ASSERT_EQ(init["protocolVersion"], "2025-11-25");
+    // Events reach handlers on the client's callback thread: let the four
+    // initial list loads' events in before a test marks where it starts.
+    ASSERT_TRUE(log_.wait_count([](const client_event& e) {
+      return e.kind == client_event_kind::tools_changed || e.kind == client_event_kind::resources_changed
+             || e.kind == client_event_kind::resource_templates_changed
+             || e.kind == client_event_kind::prompts_changed;
+    }, 4, 0));
+  }
+
+  std::shared_ptr<const tool_call> call(const std::string& tool, json args) {
+    auto r = c_->call_tool(tool, std::move(args)).get();
+    EXPECT_TRUE(r->success()) << tool << ": " << r->result.dump();
+    return r;
+  }
+
+  std::unique_ptr<server> srv_;
+  std::unique_ptr<http_server_process> http_;
+  event_log log_; // outlives the client, whose handlers write to it
+  interposer* tap_ = nullptr;
+  std::unique_ptr<client> c_;
+};
+
+TEST_P(ClientOver, ConnectLoadsTheDeclaredLists) {
+  start();
+  EXPECT_TRUE(c_->server_capabilities()["tools"].value("listChanged", false));
+  EXPECT_EQ(c_->server_info()["name"], "cafmcp-everything-server");
+  EXPECT_TRUE(has(c_->tools(), "name", "add_tool"));
+  EXPECT_TRUE(has(c_->resources(), "uri", "test://static-text"));
+  EXPECT_TRUE(has(c_->resource_templates(), "uriTemplate", "test://template/{id}/data"));
+  EXPECT_TRUE(has(c_->prompts(), "name", "test_simple_prompt"));
+  EXPECT_EQ(c_->reloads_started(), 0u);
+}
+
+TEST_P(ClientOver, FetchesAreReturnedAndCachedAsOneObject) {
+  start();
+  auto read = c_->read_resource("test://static-text").get();
+  ASSERT_TRUE(read->ok());
+  EXPECT_EQ(read->result["contents"][0]["text"], "This is the content of the static text resource.");
+  EXPECT_LE(read->started, read->finished);
+  EXPECT_EQ(c_->cache().resource("test://static-text"), read);
+
+  auto tread = c_->read_resource_template("test://template/{id}/data", {{"id", "42"}}).get();
+  ASSERT_TRUE(tread->ok()) << tread->error->message;
+  EXPECT_EQ(tread->expanded_uri, "test://template/42/data");
+  EXPECT_EQ(c_->cache().resource_template("test://template/{id}/data"), tread);
+
+  auto prompt = c_->get_prompt("test_prompt_with_arguments", {{"arg1", "a"}, {"arg2", "b"}}).get();
+  ASSERT_TRUE(prompt->ok());
+  EXPECT_EQ(c_->cache().prompt("test_prompt_with_arguments"), prompt);
+
+  auto ok = call("test_simple_text", json::object());
+  auto tool_error = c_->call_tool("test_error_handling").get();
+  auto unknown = c_->call_tool("no_such_tool").get();
+  EXPECT_FALSE(tool_error->success());
+  EXPECT_TRUE(tool_error->ok());
+  ASSERT_TRUE(unknown->error);
+  EXPECT_EQ(unknown->error->code, -32602);
+  EXPECT_EQ(c_->cache().tool_call_result("test_simple_text"), ok);
+  EXPECT_EQ(c_->cache().tool_call_result("test_error_handling"), tool_error); // failures are kept too
+  EXPECT_EQ(c_->cache().tool_call_result("no_such_tool"), unknown);
+
+  auto missing = c_->read_resource("test://no-such-resource").get();
+  EXPECT_FALSE(missing->ok());
+  EXPECT_FALSE(c_->cache().resource("test://no-such-resource")); // no content: nothing cached
+
+  // The cache is apart from the descriptor lists.
+  auto tools_before = c_->tools().size();
+  c_->cache().clear_all();
+  EXPECT_FALSE(c_->cache().resource("test://static-text"));
+  EXPECT_EQ(c_->tools().size(), tools_before);
+}
+
+TEST_P(ClientOver, OperationMetadataPatchesTheListsWithoutAReload) {
+  start("both");
+  auto m = log_.mark();
+  call("add_tool", {{"name", "fresh"}});
+  ASSERT_TRUE(log_.wait(is(client_event_kind::tools_changed, "fresh"), m));
+  EXPECT_TRUE(has(c_->tools(), "name", "fresh"));
+  call("fresh", json::object());
+  ASSERT_TRUE(c_->cache().tool_call_result("fresh"));
+
+  call("add_resource", {{"uri", "test://mine"}, {"name", "mine"}, {"text", "v1"}});
+  ASSERT_TRUE(log_.wait(is(client_event_kind::resources_changed, "test://mine"), m));
+  ASSERT_TRUE(c_->read_resource("test://mine").get()->ok());
+  call("add_prompt", {{"name", "fresh_prompt"}});
+  ASSERT_TRUE(log_.wait(is(client_event_kind::prompts_changed, "fresh_prompt"), m));
+  EXPECT_TRUE(has(c_->prompts(), "name", "fresh_prompt"));
+
+  m = log_.mark();
+  call("remove_tool", {{"name", "fresh"}});
+  call("remove_resource", {{"uri", "test://mine"}});
+  ASSERT_TRUE(log_.wait(is(client_event_kind::tools_changed, "fresh"), m));
+  ASSERT_TRUE(log_.wait(is(client_event_kind::resources_changed, "test://mine"), m));
+  EXPECT_FALSE(has(c_->tools(), "name", "fresh"));
+  EXPECT_FALSE(c_->cache().tool_call_result("fresh")); // a removed item's content leaves the cache
+  EXPECT_FALSE(c_->cache().resource("test://mine"));
+  EXPECT_EQ(c_->reloads_started(), 0u);
+}
+
+TEST_P(ClientOver, PlainListChangedReloadsKeepingWhatStillExists) {
+  start("none");
+  ASSERT_TRUE(c_->read_resource("test://static-text").get()->ok());
+  call("add_resource", {{"uri", "test://mine"}, {"name", "mine"}, {"text", "v1"}});
+  ASSERT_TRUE(log_.wait([&](const client_event& e) {
+    return e.kind == client_event_kind::resources_changed && has(c_->resources(), "uri", "test://mine");
+  }));
+  ASSERT_TRUE(c_->read_resource("test://mine").get()->ok());
+  auto m = log_.mark();
+  call("remove_resource", {{"uri", "test://mine"}});
+  ASSERT_TRUE(log_.wait([](const client_event& e) {
+    return e.kind == client_event_kind::cache_changed && e.key == "test://mine" && e.detail["stored"] == false;
+  }, m));
+  EXPECT_FALSE(has(c_->resources(), "uri", "test://mine"));
+  EXPECT_FALSE(c_->cache().resource("test://mine"));
+  EXPECT_TRUE(c_->cache().resource("test://static-text")); // still listed: still cached
+  EXPECT_GE(c_->reloads_started(), 2u);
+}
+
+TEST_P(ClientOver, ABurstOfAThousandListChangedCostsTwoReloads) {
+  start("none");
+  tap_->hold();
+  for (int batch = 0; batch < 20; ++batch) { // 50 at a time: within the server's per-session call limit
+    std::vector<std::future<std::shared_ptr<const tool_call>>> calls;
+    for (int i = 0; i < 50; ++i)
+      calls.push_back(c_->call_tool("add_tool", {{"name", "burst_" + std::to_string(batch * 50 + i)}}));
+    for (auto& f : calls)
+      ASSERT_TRUE(f.get()->success());
+  }
+  ASSERT_TRUE(tap_->wait_held("notifications/tools/list_changed", 1000, 30s));
+  tap_->release(); // all 1,000 reach the client at once
+  ASSERT_TRUE(log_.wait([&](const client_event& e) {
+    return e.kind == client_event_kind::tools_changed && has(c_->tools(), "name", "burst_999");
+  }));
+  c_->ping().get();
+  // One reload for the first notification, one for all that came meanwhile.
+  EXPECT_EQ(c_->reloads_started(), 2u);
+  auto tools = c_->tools();
+  EXPECT_EQ(std::count_if(tools.begin(), tools.end(),
+                          [](const json& t) { return t.value("name", "").rfind("burst_", 0) == 0; }),
+            1000);
+}
+
+TEST_P(ClientOver, AFailedReloadIsRetriedWithBackoffAndReported) {
+  client_options o;
+  o.initial_backoff = 5ms;
+  start("none", o);
+  tap_->fail_next("tools/list", 2);
+  call("add_tool", {{"name", "late"}});
+  auto recovered = log_.wait([&](const client_event& e) {
+    return e.kind == client_event_kind::tools_changed && has(c_->tools(), "name", "late");
+  });
+  ASSERT_TRUE(recovered);
+  EXPECT_EQ(log_.count(is(client_event_kind::reload_failed, "tools")), 2u);
+  auto first = log_.wait(is(client_event_kind::reload_failed));
+  EXPECT_EQ(first->detail["failures"], 1);
+  EXPECT_TRUE(first->detail["retrying"]);
+  EXPECT_EQ(first->detail["error"], "injected failure");
+  EXPECT_EQ(c_->reloads_started(), 3u);
+}
+
+TEST_P(ClientOver, GivingUpIsReportedAndALaterNotificationStartsAgain) {
+  client_options o;
+  o.initial_backoff = 5ms;
+  o.reload_attempts = 2;
+  start("none", o);
+  tap_->fail_next("tools/list", 3);
+  call("add_tool", {{"name", "first"}});
+  auto gave_up = log_.wait([](const client_event& e) {
+    return e.kind == client_event_kind::reload_failed && e.detail["retrying"] == false;
+  });
+  ASSERT_TRUE(gave_up);
+  EXPECT_EQ(gave_up->detail["failures"], 2);
+  EXPECT_FALSE(has(c_->tools(), "name", "first"));
+  call("add_tool", {{"name", "second"}}); // fails once more, then the retry lands
+  ASSERT_TRUE(log_.wait([&](const client_event& e) {
+    return e.kind == client_event_kind::tools_changed && has(c_->tools(), "name", "second");
+  }));
+  EXPECT_TRUE(has(c_->tools(), "name", "first"));
+}
+
+TEST_P(ClientOver, FollowingAKindCanBeTurnedOff) {
+  client_options o;
+  o.follow_list_changed.tools = false;
+  start("none", o);
+  auto m = log_.mark();
+  call("add_tool", {{"name", "unseen"}});
+  call("add_prompt", {{"name", "seen"}});
+  // Both notifications travel on one stream in this order: once the prompt
+  // change is in, the tools change was read (and left alone).
+  ASSERT_TRUE(log_.wait([&](const client_event& e) {
+    return e.kind == client_event_kind::prompts_changed && has(c_->prompts(), "name", "seen");
+  }));
+  EXPECT_FALSE(has(c_->tools(), "name", "unseen"));
+  EXPECT_EQ(log_.count(is(client_event_kind::tools_changed), m), 0u);
+  EXPECT_TRUE(has(c_->list_tools().get(), "name", "unseen")); // an explicit list still works
+}
+
+TEST_P(ClientOver, UpdatedClearsTheSubscribedResourceFromTheCache) {
+  start();
+  call("add_resource", {{"uri", "test://watched"}, {"name", "w"}, {"text", "v1"}});
+  auto m = log_.mark();
+  c_->subscribe("test://watched").get();
+  EXPECT_EQ(c_->subscriptions(), std::vector<std::string>{"test://watched"});
+  ASSERT_TRUE(log_.wait(is(client_event_kind::subscriptions_changed, "test://watched"), m));
+  ASSERT_TRUE(c_->read_resource("test://watched").get()->ok());
+  m = log_.mark();
+  call("update_resource", {{"uri", "test://watched"}, {"text", "v2"}});
+  auto updated = log_.wait(is(client_event_kind::resource_updated, "test://watched"), m);
+  ASSERT_TRUE(updated);
+  EXPECT_EQ(updated->detail["uri"], "test://watched");
+  EXPECT_FALSE(c_->cache().resource("test://watched"));
+  EXPECT_EQ(c_->read_resource("test://watched").get()->result["contents"][0]["text"], "v2");
+
+  c_->unsubscribe("test://watched").get();
+  EXPECT_TRUE(c_->subscriptions().empty());
+  auto refused = c_->subscribe("test://never-registered");
+  EXPECT_THROW(refused.get(), client_error);
+  EXPECT_TRUE(c_->subscriptions().empty()); // a refusal leaves nothing behind
+}
+
+TEST_P(ClientOver, ServerRequestsReachHandlersThatMayCallTheClient) {
+  client_options o;
+  std::atomic<client*> self{nullptr};
+  o.on_sampling = [&self](const json& params) {
+    self.load()->ping().get(); // from the callback thread, while the server waits on us
+    return json{{"role", "assistant"},
+                {"content", {{"type", "text"}, {"text", "echo " + params["messages"][0]["content"]["text"].get<std::string>()}}},
+                {"model", "test-model"}};
+  };
+  start("both", o);
+  self = c_.get();
+  EXPECT_TRUE(c_->server_capabilities().is_object());
+  auto r = call("test_sampling", {{"prompt", "hello"}});
+  EXPECT_NE(r->result["content"][0]["text"].get<std::string>().find("echo hello"), std::string::npos);
+  auto refused = c_->call_tool("test_elicitation", {{"message", "who?"}}).get(); // no handler set
+  EXPECT_FALSE(refused->success());
+}
+
+TEST_P(ClientOver, ProgressAndLogMessagesReachTheirHandlers) {
+  start();
+  c_->set_log_level("debug").get();
+  auto m = log_.mark();
+  call("test_tool_with_logging", json::object());
+  ASSERT_TRUE(log_.wait_count(is(client_event_kind::log_message), 3, m));
+  std::mutex mtx;
+  std::condition_variable cv;
+  std::vector<json> progress;
+  call_options co;
+  co.on_progress = [&](const json& p) {
+    std::lock_guard<std::mutex> g(mtx);
+    progress.push_back(p);
+    cv.notify_all();
+  };
+  ASSERT_TRUE(c_->call_tool("test_tool_with_progress", json::object(), co).get()->success());
+  std::unique_lock<std::mutex> g(mtx);
+  ASSERT_TRUE(cv.wait_for(g, 10s, [&] { return progress.size() == 3; }));
+  EXPECT_EQ(progress.back()["progress"], 100);
+}
+
+TEST_P(ClientOver, CloseFailsWhatIsPendingAndClearsSubscriptions) {
+  start();
+  c_->subscribe("test://static-text").get();
+  auto m = log_.mark();
+  c_->close();
+  ASSERT_TRUE(log_.wait(is(client_event_kind::closed), m));
+  EXPECT_TRUE(c_->subscriptions().empty());
+  ASSERT_TRUE(log_.wait([](const client_event& e) {
+    return e.kind == client_event_kind::subscriptions_changed && e.detail["uris"].empty();
+  }, m));
+  try {
+    c_->ping().get();
+    ADD_FAILURE() << "a closed client answered";
+  } catch (const client_error& e) {
+    EXPECT_EQ(e.failure.code, client_error_code::connection_closed);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Transports, ClientOver, ::testing::Values(via::in_process, via::stdio, via::http),
+                         [](const auto& info) {
+                           switch (info.param) {
+                             case via::in_process: return std::string("InProcess");
+                             case via::stdio: return std::string("Stdio");
+                             case via::http: return std::string("Http");
+                           }
+                           return std::string();
+                         });
+
+TEST(Client, SubscribeIsRefusedWithoutTheCapabilityAndWithoutARoundTrip) {
+  server_options so;
+  so.subscriptions = false;
+  server srv(so);
+  everything::install_conformance_fixtures(srv);
+  client c(make_in_process_client_transport(srv));
+  c.connect().get();
+  try {
+    c.subscribe("test://static-text").get();
+    ADD_FAILURE() << "subscribe went through";
+  } catch (const client_error& e) {
+    EXPECT_EQ(e.failure.code, client_error_code::not_supported);
+  }
+}
+
+TEST(Client, AServerThatDiesFailsThePendingRequests) {
+  auto t = make_stdio_client_transport({.argv = {bin("everything-server"), "--stdio"},
+                                        .child_stderr = stdio_client_options::stderr_mode::discard});
+  int pid = t->pid();
+  client c(std::move(t));
+  event_log log;
+  log.attach(c);
+  c.connect().get();
+  ::kill(pid, SIGKILL);
+  ASSERT_TRUE(log.wait(is(client_event_kind::closed)));
+  EXPECT_THROW(c.list_tools().get(), client_error);
+}
+
+} // namespace
+} // namespace cafmcp::test

@@ -1,0 +1,96 @@
+#pragma once
+// A client_transport between the client under test and a real one, under
+// the test's control: it can hold the server's notifications back (to
+// release a burst at once) and answer the next N requests of a method with
+// an error instead of sending them (a failure the client must survive).
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+
+#include "cafmcp/client_transport.hpp"
+#include "cafmcp/json.hpp"
+
+namespace cafmcp::test {
+
+class interposer : public client_transport {
+public:
+  explicit interposer(std::unique_ptr<client_transport> real) : real_(std::move(real)) {}
+  /// The real transport's threads call into this one's members: they end first.
+  ~interposer() override { real_.reset(); }
+
+  void start(handlers h) override {
+    up_ = std::move(h);
+    real_->start({[this](std::string text) { inbound(std::move(text)); },
+                  [this](std::string reason) { up_.on_closed(std::move(reason)); }});
+  }
+  bool send(std::string text) override {
+    auto msg = json::parse(text);
+    {
+      std::lock_guard<std::mutex> g(mtx_);
+      auto it = msg.contains("id") ? failing_.find(msg.value("method", "")) : failing_.end();
+      if (it != failing_.end() && it->second > 0) {
+        --it->second;
+        json err = {{"jsonrpc", "2.0"}, {"id", msg["id"]}, {"error", {{"code", -32603}, {"message", "injected failure"}}}};
+        up_.on_message(err.dump());
+        return true;
+      }
+    }
+    return real_->send(std::move(text));
+  }
+  void negotiated(const std::string& v) override { real_->negotiated(v); }
+  void close() override { real_->close(); }
+
+  /// Notifications from now on wait until release().
+  void hold() {
+    std::lock_guard<std::mutex> g(mtx_);
+    holding_ = true;
+  }
+  /// Waits until `n` held notifications have `method`.
+  bool wait_held(const std::string& method, std::size_t n, std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> g(mtx_);
+    return cv_.wait_for(g, timeout, [&] {
+      std::size_t c = 0;
+      for (auto& m : held_)
+        c += json::parse(m).value("method", "") == method;
+      return c >= n;
+    });
+  }
+  /// Delivers everything held, in order, in one go; then passes through.
+  void release() {
+    std::lock_guard<std::mutex> g(mtx_);
+    holding_ = false;
+    for (auto& m : held_)
+      up_.on_message(std::move(m));
+    held_.clear();
+  }
+  /// The next `n` requests of `method` fail without reaching the server.
+  void fail_next(const std::string& method, int n) {
+    std::lock_guard<std::mutex> g(mtx_);
+    failing_[method] = n;
+  }
+
+private:
+  void inbound(std::string text) {
+    std::lock_guard<std::mutex> g(mtx_);
+    if (holding_) {
+      auto msg = json::parse(text, nullptr, false);
+      if (msg.is_object() && msg.contains("method") && !msg.contains("id")) {
+        held_.push_back(std::move(text));
+        cv_.notify_all();
+        return;
+      }
+    }
+    up_.on_message(std::move(text));
+  }
+
+  std::unique_ptr<client_transport> real_;
+  handlers up_;
+  std::mutex mtx_;
+  std::condition_variable cv_;
+  bool holding_ = false;
+  std::deque<std::string> held_;
+  std::map<std::string, int> failing_;
+};
+
+} // namespace cafmcp::test
