@@ -59,3 +59,45 @@ test('vault-server: a new note is listed; an edited note reaches its subscriber'
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('watch-resource (the client example): prints the resource, then again on each update', async () => {
+  const { spawn } = await import('node:child_process');
+  const { createInterface } = await import('node:readline');
+  const { startHttpServer, connectHttp } = await import('./lib/harness.mjs');
+  const server = startHttpServer();
+  const url = await server.url;
+  const { client } = await connectHttp(url);
+  try {
+    await client.callTool({ name: 'add_resource', arguments: { uri: 'test://note', name: 'note', text: 'v1' } });
+    const watcher = spawn(process.env.WATCH_RESOURCE, ['--url', url, '--uri', 'test://note', '--updates', '2'],
+      { stdio: ['ignore', 'pipe', 'inherit'] });
+    const lines = [];
+    const waiters = [];
+    createInterface({ input: watcher.stdout }).on('line', (line) => {
+      lines.push(line);
+      for (const w of [...waiters]) w();
+    });
+    const line = (text) => new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no "${text}" in ${JSON.stringify(lines)}`)), 10000);
+      const check = () => {
+        if (!lines.includes(text)) return;
+        clearTimeout(timer);
+        waiters.splice(waiters.indexOf(check), 1);
+        resolve();
+      };
+      waiters.push(check);
+      check();
+    });
+    const exited = new Promise((resolve) => watcher.on('exit', resolve));
+    await line('watching test://note'); // subscribed: updates from here on reach it
+    for (const text of ['v2', 'v3']) {
+      await client.callTool({ name: 'update_resource', arguments: { uri: 'test://note', text } });
+      await line(`test://note: ${text}`);
+    }
+    assert.equal(await exited, 0);
+    assert.deepEqual(lines.filter((l) => l.startsWith('test://note')), ['test://note: v1', 'test://note: v2', 'test://note: v3']);
+  } finally {
+    await client.close();
+    await server.stop();
+  }
+});
