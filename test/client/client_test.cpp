@@ -346,13 +346,28 @@ TEST_P(ClientOver, ServerRequestsReachHandlersThatMayCallTheClient) {
                 {"content", {{"type", "text"}, {"text", "echo " + params["messages"][0]["content"]["text"].get<std::string>()}}},
                 {"model", "test-model"}};
   };
+  o.on_elicitation = [](const json& params) {
+    return json{{"action", "accept"}, {"content", {{"username", "ada"}, {"email", "ada@example.com"}}}};
+  };
   start("both", o);
   self = c_.get();
-  EXPECT_TRUE(c_->server_capabilities().is_object());
   auto r = call("test_sampling", {{"prompt", "hello"}});
   EXPECT_NE(r->result["content"][0]["text"].get<std::string>().find("echo hello"), std::string::npos);
-  auto refused = c_->call_tool("test_elicitation", {{"message", "who?"}}).get(); // no handler set
-  EXPECT_FALSE(refused->success());
+  auto e = call("test_elicitation", {{"message", "who?"}});
+  EXPECT_NE(e->result["content"][0]["text"].get<std::string>().find("ada@example.com"), std::string::npos);
+}
+
+TEST_P(ClientOver, AServerRequestWithoutAHandlerIsAnsweredWithAnError) {
+  start();
+  auto refused = c_->call_tool("test_elicitation", {{"message", "who?"}}).get();
+  EXPECT_FALSE(refused->success()); // the server heard "not handled" and says so, nobody hangs
+  EXPECT_NE(refused->result.dump().find("elicitation/create failed"), std::string::npos);
+}
+
+TEST_P(ClientOver, CompletesATemplateVariable) {
+  start();
+  auto r = c_->complete({{"type", "ref/resource"}, {"uri", "test://template/{id}/data"}}, "id", "1").get();
+  EXPECT_EQ(r["completion"]["values"], json::array({"1", "123"}));
 }
 
 TEST_P(ClientOver, ProgressAndLogMessagesReachTheirHandlers) {
@@ -417,6 +432,30 @@ TEST(Client, SubscribeIsRefusedWithoutTheCapabilityAndWithoutARoundTrip) {
   } catch (const client_error& e) {
     EXPECT_EQ(e.failure.code, client_error_code::not_supported);
   }
+}
+
+// The GET stream drops while an update happens: the transport resumes it
+// with Last-Event-ID and the client still hears of the update, once.
+TEST(ClientHttp, AnUpdateDuringADroppedStreamArrivesAfterResumption) {
+  http_server_process proc({bin("everything-server"), "--http", "--port", "0"});
+  auto t = make_http_client_transport({.url = proc.url()});
+  auto* http = t.get();
+  client c(std::move(t));
+  event_log log;
+  log.attach(c);
+  c.connect().get();
+  ASSERT_TRUE(http->wait_get_stream(10s));
+  ASSERT_TRUE(c.call_tool("add_resource", {{"uri", "test://r"}, {"name", "r"}, {"text", "v1"}}).get()->success());
+  c.subscribe("test://r").get();
+  ASSERT_TRUE(c.read_resource("test://r").get()->ok());
+  http->pause_get_stream();
+  ASSERT_TRUE(c.call_tool("update_resource", {{"uri", "test://r"}, {"text", "v2"}}).get()->success());
+  http->resume_get_stream();
+  ASSERT_TRUE(log.wait(is(client_event_kind::resource_updated, "test://r")));
+  EXPECT_FALSE(c.cache().resource("test://r"));
+  c.ping().get();
+  EXPECT_EQ(log.count(is(client_event_kind::resource_updated, "test://r")), 1u);
+  EXPECT_GE(http->resumptions(), 1);
 }
 
 TEST(Client, AServerThatDiesFailsThePendingRequests) {
