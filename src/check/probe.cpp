@@ -1,5 +1,7 @@
 #include "check/probe.hpp"
 
+#include "cafmcp/client.hpp" // client_error_code
+
 namespace cafmcp::check {
 
 namespace {
@@ -16,7 +18,10 @@ probe::probe(std::unique_ptr<client_transport> t, http_client_transport* http)
   h.on_message = [this](std::string text) { on_message(std::move(text)); };
   h.on_closed = [this](std::string reason) {
     std::lock_guard<std::mutex> g(mtx_);
-    closed_ = std::move(reason);
+    closed_ = reason;
+    failing_locally_ = true;
+    rpc_.fail_all({client_error_code::connection_closed, "the connection closed: " + reason, nullptr});
+    failing_locally_ = false;
     cv_.notify_all();
   };
   transport_->start(std::move(h));
@@ -48,6 +53,7 @@ void probe::on_message(std::string text) {
     transport_->send(reply.dump());
   }
   std::lock_guard<std::mutex> g(mtx_);
+  rpc_.complete(m);
   inbound_.push_back(std::move(m));
   cv_.notify_all();
 }
@@ -76,30 +82,48 @@ void probe::send_initialized() {
 void probe::negotiated_only() { transport_->negotiated(version_); }
 
 json probe::request(const std::string& method, json params, ms timeout) {
-  std::int64_t id;
-  std::size_t from;
+  // What the channel's completion leaves: the response as the server sent
+  // it ({result} or {error}), or why there is none (local).
+  struct outcome {
+    bool done = false;
+    std::int64_t id = 0;
+    std::optional<std::string> local_failure;
+    json response;
+  };
+  auto out = std::make_shared<outcome>();
+  std::optional<std::string> text;
   {
     std::lock_guard<std::mutex> g(mtx_);
-    id = next_id_++;
-    from = inbound_.size();
+    if (closed_)
+      throw probe_error(method + ": the connection closed: " + *closed_);
+    text = rpc_.start(method, std::move(params), client_core::steady::now() + timeout,
+                      [this, out](json result, std::optional<rpc_failure> failure) {
+                        out->done = true;
+                        if (failure && failing_locally_) {
+                          out->local_failure = failure->message;
+                          return;
+                        }
+                        out->response = {{"jsonrpc", "2.0"}, {"id", out->id}};
+                        if (failure)
+                          out->response["error"] = {{"code", failure->code}, {"message", failure->message}, {"data", failure->data}};
+                        else
+                          out->response["result"] = std::move(result);
+                      },
+                      &out->id);
+    if (!text)
+      throw probe_error(method + ": too many requests in flight");
   }
-  if (!transport_->send(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}.dump()))
+  if (!transport_->send(*text))
     throw probe_error("the connection is closed (" + method + ")");
   std::unique_lock<std::mutex> lk(mtx_);
-  std::optional<json> found;
-  cv_.wait_for(lk, timeout, [&] {
-    for (std::size_t i = from; i < inbound_.size(); ++i) {
-      auto& m = inbound_[i];
-      if (m.is_object() && !m.contains("method") && m.value("id", json()) == id) {
-        found = m;
-        return true;
-      }
-    }
-    return closed_.has_value();
-  });
-  if (!found)
-    throw probe_error(method + ": " + (closed_ ? "the connection closed: " + *closed_ : "no answer in time"));
-  return *found;
+  if (!cv_.wait_for(lk, timeout, [&] { return out->done; })) {
+    failing_locally_ = true;
+    rpc_.expire(client_core::steady::now()); // ours is past its deadline by now
+    failing_locally_ = false;
+  }
+  if (out->local_failure || !out->done)
+    throw probe_error(method + ": " + out->local_failure.value_or("no answer in time"));
+  return out->response;
 }
 
 std::size_t probe::mark() const {

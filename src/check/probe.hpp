@@ -2,7 +2,8 @@
 // One MCP session as cafmcp-check sees it: the raw wire, not a client
 // library. It records every inbound message in arrival order (so the exact
 // shape of each notification, and whether it came before `initialized`, can
-// be judged), correlates its own requests by id, and answers the server's
+// be judged), correlates its own requests by id (the client library's
+// rpc_channel), and answers the server's
 // requests (ping; anything else "method not found") so no server waits.
 #include <chrono>
 #include <condition_variable>
@@ -16,6 +17,7 @@
 #include "cafmcp/client_transport.hpp"
 #include "cafmcp/http_client_transport.hpp"
 #include "cafmcp/json.hpp"
+#include "client/rpc_channel.hpp"
 
 namespace cafmcp::check {
 
@@ -77,7 +79,8 @@ private:
   std::vector<json> inbound_; // every message, in order
   std::size_t initialized_at_ = static_cast<std::size_t>(-1);
   std::optional<std::string> closed_;
-  std::int64_t next_id_ = 1;
+  client_core::rpc_channel rpc_{1024};
+  bool failing_locally_ = false; // inside expire()/fail_all(): not the server's answer
   std::string version_ = "2025-11-25";
 };
 
