@@ -440,6 +440,12 @@ int main(int argc, char** argv) {
     std::cerr << "give exactly one of --url and --server\n";
     return 2;
   }
+  // Thousands of sessions need thousands of sockets, here and in the server
+  // (which inherits the limit).
+  rlimit files{};
+  ::getrlimit(RLIMIT_NOFILE, &files);
+  files.rlim_cur = files.rlim_max;
+  ::setrlimit(RLIMIT_NOFILE, &files);
   try {
     std::optional<server_process> proc;
     pid_t pid = static_cast<pid_t>(o.server_pid);
