@@ -3,11 +3,20 @@ import json
 import sys
 
 runs = {}
+failures = {}  # label -> what went wrong in any round (the best round alone could hide it)
 for line in open(sys.argv[1]):
     line = line.strip()
     if line:
         r = json.loads(line)
-        runs[r.get("label", "")] = r
+        label = r.get("label", "")
+        bad = (r.get("lost") or 0) + (r.get("duplicated") or 0) + (r.get("out_of_order") or 0)
+        if bad or r.get("error"):
+            failures.setdefault(label, []).append(
+                f"lost={r.get('lost')} dup={r.get('duplicated')} ooo={r.get('out_of_order')} {r.get('error', '')}".strip())
+        best = runs.get(label)
+        # Several rounds: keep the fastest (noise only ever slows a run down).
+        if best is None or (r.get("rate_per_s") or 0) > (best.get("rate_per_s") or 0):
+            runs[label] = r
 
 
 def get(label, key="rate_per_s"):
@@ -28,11 +37,9 @@ def ratio(a, b):
 
 
 def correctness(label):
-    r = runs.get(label) or {}
-    if "lost" not in r:
+    if label not in runs:
         return "n/a"
-    bad = r.get("lost", 0) + r.get("duplicated", 0) + r.get("out_of_order", 0)
-    return "ok" if bad == 0 and not r.get("error") else f"FAIL lost={r.get('lost')} dup={r.get('duplicated')} ooo={r.get('out_of_order')} {r.get('error', '')}"
+    return "FAIL " + "; ".join(failures[label]) if label in failures else "ok"
 
 
 rows = []
@@ -44,7 +51,7 @@ rows.append((f"HTTP fan-out, {k} sessions, one update at a time (notif/s)", get(
 rows.append(("  p99 mutation->delivery latency (us)", get("cafmcp_fanout", "p99_us"), get("ts_fanout", "p99_us"), None,
              "<= 0.1x TS"))
 rows.append(("  p50 latency (us)", get("cafmcp_fanout", "p50_us"), get("ts_fanout", "p50_us"), None, ""))
-rows.append((f"HTTP storm, {k} sessions, window 64 (notif/s)", get("cafmcp_storm"), get("ts_storm"), sse, ">= 1.5x floor(b)"))
+rows.append((f"HTTP storm, {k} sessions, 16 drivers x window 32 (notif/s)", get("cafmcp_storm"), get("ts_storm"), sse, ">= 1.5x floor(b)"))
 rows.append(("  p99 latency (us)", get("cafmcp_storm", "p99_us"), get("ts_storm", "p99_us"), None, ""))
 rows.append(("tools/call, 16 clients (req/s)", get("cafmcp_requests"), get("ts_requests"), None, ">= 10x TS"))
 rows.append(("  p99 request latency (us)", get("cafmcp_requests", "p99_us"), get("ts_requests", "p99_us"), None, ""))
