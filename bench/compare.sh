@@ -53,6 +53,8 @@ for round in $(seq "${ROUNDS_EACH:-2}"); do
   load ts_storm "$ts" -k "$K" -m $((M * 4)) -w 16 -u 4 --window 32
   load cafmcp_requests "$cafmcp" --mode requests -c 16 --duration "$DUR"
   load ts_requests "$ts" --mode requests -c 16 --duration "$DUR"
+  load cafmcp_stdio "$bin/everything-server --stdio" --stdio -k 1 -m $((M * 20))
+  load ts_stdio "node $root/bench/peers/ts/server.mjs --stdio" --stdio -k 1 -m $((M * 20))
   load cafmcp_idle "$cafmcp" -k "$KMEM" -m 0 --setup-parallel 32
   load ts_idle "$ts" -k "$KMEM_TS" -m 0 --setup-parallel 32
 done

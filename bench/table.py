@@ -53,6 +53,8 @@ rows.append(("  p99 mutation->delivery latency (us)", get("cafmcp_fanout", "p99_
 rows.append(("  p50 latency (us)", get("cafmcp_fanout", "p50_us"), get("ts_fanout", "p50_us"), None, ""))
 rows.append((f"HTTP storm, {k} sessions, 16 drivers x window 32 (notif/s)", get("cafmcp_storm"), get("ts_storm"), sse, ">= 1.5x floor(b)"))
 rows.append(("  p99 latency (us)", get("cafmcp_storm", "p99_us"), get("ts_storm", "p99_us"), None, ""))
+rows.append(("stdio, 1 session, one update at a time (notif/s)", get("cafmcp_stdio"), get("ts_stdio"), None, ""))
+rows.append(("  p99 latency (us)", get("cafmcp_stdio", "p99_us"), get("ts_stdio", "p99_us"), None, ""))
 rows.append(("tools/call, 16 clients (req/s)", get("cafmcp_requests"), get("ts_requests"), None, ">= 10x TS"))
 rows.append(("  p99 request latency (us)", get("cafmcp_requests", "p99_us"), get("ts_requests", "p99_us"), None, ""))
 rows.append((f"In-process fan-out, notifier -> {get('floor_caf', 'actors')} sessions (deliv/s)", get("cafmcp_notifier"), None, caf,
@@ -75,6 +77,6 @@ for name, c, t, f, target in rows:
     print(f"| {name} | {fmt(c)} | {fmt(t)} | {fmt(f)} | {ct} | {ratio(c, f)} | {target} |")
 print()
 print("correctness (0 lost / duplicated / out of order):",
-      ", ".join(f"{l}: {correctness(l)}" for l in ["cafmcp_fanout", "ts_fanout", "cafmcp_storm", "ts_storm"]))
+      ", ".join(f"{l}: {correctness(l)}" for l in ["cafmcp_fanout", "ts_fanout", "cafmcp_storm", "ts_storm", "cafmcp_stdio", "ts_stdio"]))
 cpu = [(l, runs[l].get("client_cpu_share")) for l in ["cafmcp_fanout", "cafmcp_storm", "cafmcp_requests"] if l in runs]
 print("load client CPU (share of one core):", ", ".join(f"{l} {v:.0%}" for l, v in cpu if v is not None))

@@ -23,6 +23,7 @@
 
 #include "load_stats.hpp"
 #include "mcp_http.hpp"
+#include "mcp_stdio.hpp"
 #include "server_process.hpp"
 
 namespace cafmcp::load {
@@ -33,6 +34,7 @@ using net::use_awaitable;
 
 struct options {
   std::string mode = "fanout";
+  bool stdio = false;
   std::string url;
   std::string server;
   long server_pid = 0;
@@ -71,13 +73,38 @@ struct result {
   std::string error;
 };
 
+/// Opens client sessions: a new Streamable HTTP session each time, or the
+/// one stdio session (stdio carries exactly one; requests share it).
+struct connector {
+  const endpoint* ep = nullptr;
+  std::shared_ptr<stdio_session> stdio;
+
+  task<std::shared_ptr<rpc_session>> open(std::string name) {
+    if (stdio)
+      co_return stdio;
+    auto ex = co_await net::this_coro::executor;
+    auto s = std::make_shared<mcp_session>(ex, *ep);
+    co_await s->open(name);
+    co_return s;
+  }
+  /// A session this run no longer needs (the stdio one ends with the run).
+  void done_with(rpc_session& s) {
+    if (!stdio)
+      s.close();
+  }
+  void finish() {
+    if (stdio)
+      stdio->close(); // ends its reader, so the event loop can return
+  }
+};
+
 long server_rss(pid_t pid) { return pid > 0 ? rss_kib(pid) : 0; }
 
 // ---------------------------------------------------------------- fanout
 class fanout {
 public:
-  fanout(net::io_context& io, const endpoint& ep, const options& o, pid_t pid)
-      : io_(io), ep_(ep), o_(o), pid_(pid), done_signal_(io.get_executor()) {
+  fanout(net::io_context& io, connector& conn, const options& o, pid_t pid)
+      : io_(io), conn_(conn), o_(o), pid_(pid), done_signal_(io.get_executor()) {
     for (int w = 0; w < o.drivers; ++w) {
       driver d{io.get_executor()};
       d.total = o.mutations / o.drivers + (w < o.mutations % o.drivers ? 1 : 0);
@@ -96,13 +123,12 @@ public:
   task<void> run(result& r) {
     auto ex = co_await net::this_coro::executor;
     // Resources first, from one session, so subscribers see no list churn.
-    mcp_session admin(ex, ep_);
-    co_await admin.open("cafmcp-load-admin");
+    auto admin = co_await conn_.open("cafmcp-load-admin");
     for (auto& d : drivers_)
       for (auto& uri : d.uris)
       {
         auto args = resource_args(uri);
-        check_tool(co_await admin.call_tool("add_resource", std::move(args)));
+        check_tool(co_await admin->call_tool("add_resource", std::move(args)));
       }
     r.rss_start = server_rss(pid_);
     // Sessions, a few at a time.
@@ -168,9 +194,10 @@ public:
     if (!drive_error.empty())
       r.error = drive_error; // the cause, rather than the stall it led to
     for (auto& s : subscribers_)
-      if (s)
-        s->stream.close();
-    admin.close();
+      if (s && s->stream)
+        s->stream->close();
+    conn_.done_with(*admin);
+    conn_.finish();
     // Whatever did not arrive is lost.
     for (auto& s : subscribers_)
       for (std::size_t w = 0; w < drivers_.size(); ++w)
@@ -195,9 +222,8 @@ private:
     signal wake;
   };
   struct subscriber {
-    subscriber(net::any_io_executor ex, const endpoint& ep, std::size_t drivers)
-        : stream(ex, ep), received(drivers, 0) {}
-    sse_stream stream;
+    explicit subscriber(std::size_t drivers) : received(drivers, 0) {}
+    std::unique_ptr<sse_stream> stream; // HTTP; over stdio the session's own output
     std::vector<int> received; // per driver
   };
 
@@ -224,28 +250,32 @@ private:
 
   task<void> open_subscriber(int k) {
     auto ex = co_await net::this_coro::executor;
-    mcp_session s(ex, ep_);
-    co_await s.open("cafmcp-load");
-    auto sub = std::make_unique<subscriber>(ex, ep_, drivers_.size());
-    co_await sub->stream.open(s.session_id(), s.protocol());
+    auto sub = std::make_unique<subscriber>(drivers_.size());
     auto* raw = sub.get();
     subscribers_[static_cast<std::size_t>(k)] = std::move(sub);
-    net::co_spawn(ex, raw->stream.run([this, raw](std::string_view data) { on_event(*raw, data); }),
-                  net::detached);
+    auto s = co_await conn_.open("cafmcp-load");
+    if (conn_.stdio) {
+      conn_.stdio->on_notification = [this, raw](std::string_view line) { on_event(*raw, line); };
+    } else {
+      auto& http = static_cast<mcp_session&>(*s);
+      raw->stream = std::make_unique<sse_stream>(ex, *conn_.ep);
+      co_await raw->stream->open(http.session_id(), http.protocol());
+      net::co_spawn(ex, raw->stream->run([this, raw](std::string_view data) { on_event(*raw, data); }),
+                    net::detached);
+    }
     for (auto& d : drivers_)
       for (auto& uri : d.uris)
       {
         auto params = uri_param(uri);
-        co_await s.call("resources/subscribe", std::move(params));
+        co_await s->call("resources/subscribe", std::move(params));
       }
-    s.close(); // the session lives on; its stream stays open
+    conn_.done_with(*s); // the session lives on; its stream stays open
   }
 
   task<void> drive(std::size_t w) {
     auto ex = co_await net::this_coro::executor;
     auto& d = drivers_[w];
-    mcp_session s(ex, ep_);
-    co_await s.open("cafmcp-load-driver");
+    auto s = co_await conn_.open("cafmcp-load-driver");
     auto u = d.uris.size();
     for (int n = 0; n < d.total && !stopping_; ++n) {
       while (n - d.complete >= o_.window && !stopping_)
@@ -255,9 +285,9 @@ private:
       d.sent_at[static_cast<std::size_t>(n)] = clock_type::now();
       d.sent = n + 1;
       auto args = update_args(d.uris[static_cast<std::size_t>(n) % u], n);
-      check_tool(co_await s.call_tool("update_resource", std::move(args)));
+      check_tool(co_await s->call_tool("update_resource", std::move(args)));
     }
-    s.close();
+    conn_.done_with(*s);
   }
 
   void on_event(subscriber& s, std::string_view data) {
@@ -320,7 +350,7 @@ private:
   }
 
   net::io_context& io_;
-  const endpoint& ep_;
+  connector& conn_;
   const options& o_;
   pid_t pid_;
   std::vector<driver> drivers_;
@@ -333,13 +363,11 @@ private:
 };
 
 // ---------------------------------------------------------------- requests
-task<void> request_rate(const endpoint& ep, const options& o, pid_t pid, result& r) {
+task<void> request_rate(connector& conn, const options& o, pid_t pid, result& r) {
   auto ex = co_await net::this_coro::executor;
-  std::vector<std::unique_ptr<mcp_session>> clients;
-  for (int c = 0; c < o.clients; ++c) {
-    clients.push_back(std::make_unique<mcp_session>(ex, ep));
-    co_await clients.back()->open("cafmcp-load-requests");
-  }
+  std::vector<std::shared_ptr<rpc_session>> clients;
+  for (int c = 0; c < o.clients; ++c)
+    clients.push_back(co_await conn.open("cafmcp-load-requests"));
   r.rss_idle = server_rss(pid);
   std::vector<std::uint32_t> latencies;
   int running = o.clients;
@@ -374,7 +402,8 @@ task<void> request_rate(const endpoint& ep, const options& o, pid_t pid, result&
   r.error = error.empty() && r.requests == 0 ? "no request completed" : error;
   r.latency = summarize(latencies);
   for (auto& c : clients)
-    c->close();
+    conn.done_with(*c);
+  conn.finish();
 }
 
 void report(const options& o, const result& r) {
@@ -419,6 +448,7 @@ int main(int argc, char** argv) {
   CLI::App app{"cafmcp-load: fan-out and request-rate load for MCP servers over Streamable HTTP"};
   app.add_option("--mode", o.mode, "fanout | requests")->check(CLI::IsMember({"fanout", "requests"}));
   app.add_option("--url", o.url, "server endpoint, http://HOST:PORT/mcp");
+  app.add_flag("--stdio", o.stdio, "run --server over its stdin/stdout (one session: -k 1)");
   app.add_option("--server", o.server, "command starting the server (it prints its URL on stderr)");
   app.add_option("--server-pid", o.server_pid, "pid whose RSS to report (with --url)");
   app.add_option("--sessions,-k", o.sessions, "subscribed sessions (fanout)")->check(CLI::NonNegativeNumber);
@@ -436,7 +466,7 @@ int main(int argc, char** argv) {
   app.add_flag("--json", o.json, "one JSON line");
   app.add_flag("--trace", o.trace, "print every event received (debugging)");
   CLI11_PARSE(app, argc, argv);
-  if (o.url.empty() == o.server.empty()) {
+  if (o.url.empty() == o.server.empty() && !o.stdio) {
     std::cerr << "give exactly one of --url and --server\n";
     return 2;
   }
@@ -447,24 +477,44 @@ int main(int argc, char** argv) {
   files.rlim_cur = files.rlim_max;
   ::setrlimit(RLIMIT_NOFILE, &files);
   try {
+    if (o.stdio && (o.server.empty() || (o.mode == "fanout" && o.sessions != 1)))
+      throw std::runtime_error("--stdio needs --server and carries one session (-k 1)");
     std::optional<server_process> proc;
     pid_t pid = static_cast<pid_t>(o.server_pid);
-    if (!o.server.empty()) {
-      proc.emplace(o.server, std::chrono::seconds(30));
-      o.url = proc->url();
-      pid = proc->pid();
-    }
-    auto ep = endpoint::parse(o.url);
     net::io_context io(1);
+    connector conn;
+    endpoint ep;
+    if (o.stdio) {
+      proc.emplace(o.server, server_process::stdio_tag{});
+      int to_server = -1, from_server = -1;
+      proc->take_stdio(to_server, from_server);
+      conn.stdio = std::make_shared<stdio_session>(io.get_executor(), to_server, from_server);
+      pid = proc->pid();
+    } else {
+      if (!o.server.empty()) {
+        proc.emplace(o.server, std::chrono::seconds(30));
+        o.url = proc->url();
+        pid = proc->pid();
+      }
+      ep = endpoint::parse(o.url);
+      conn.ep = &ep;
+    }
     result r;
     std::exception_ptr failure;
     std::unique_ptr<fanout> f;
-    if (o.mode == "fanout") {
-      f = std::make_unique<fanout>(io, ep, o, pid);
-      net::co_spawn(io, f->run(r), [&](std::exception_ptr e) { failure = e; });
-    } else {
-      net::co_spawn(io, request_rate(ep, o, pid, r), [&](std::exception_ptr e) { failure = e; });
-    }
+    if (o.mode == "fanout")
+      f = std::make_unique<fanout>(io, conn, o, pid);
+    net::co_spawn(io, [&]() -> task<void> {
+      if (conn.stdio)
+        co_await conn.stdio->open("cafmcp-load");
+      if (f)
+        co_await f->run(r);
+      else
+        co_await request_rate(conn, o, pid, r);
+    }, [&](std::exception_ptr e) {
+      failure = e;
+      conn.finish(); // a failed run must not leave the stdio reader waiting
+    });
     io.run();
     if (failure)
       std::rethrow_exception(failure);

@@ -15,13 +15,13 @@
 #include <boost/beast/http.hpp>
 #include <nlohmann/json.hpp>
 
+#include "rpc_session.hpp"
+
 namespace cafmcp::load {
 
 namespace net = boost::asio;
 namespace beast = boost::beast;
 using tcp = net::ip::tcp;
-template <class T>
-using task = net::awaitable<T>;
 
 struct endpoint {
   std::string host;
@@ -32,21 +32,15 @@ struct endpoint {
 };
 
 /// One keep-alive connection carrying JSON-RPC POSTs for one MCP session.
-class mcp_session {
+class mcp_session : public rpc_session {
 public:
   explicit mcp_session(net::any_io_executor ex, const endpoint& ep) : sock_(ex), ep_(ep) {}
 
   task<void> connect();
   /// initialize + notifications/initialized; remembers the session id.
   task<void> open(std::string client_name);
-  /// (Coroutines take their arguments by value: a reference would dangle.)
-  /// A request; returns its JSON-RPC result (throws on an error reply).
-  task<nlohmann::json> call(std::string method, nlohmann::json params);
-  /// tools/call; returns the result (isError included).
-  task<nlohmann::json> call_tool(const std::string& name, nlohmann::json args) {
-    return call("tools/call", {{"name", name}, {"arguments", std::move(args)}});
-  }
-  void close();
+  task<nlohmann::json> call(std::string method, nlohmann::json params) override;
+  void close() override;
 
   const std::string& session_id() const { return session_id_; }
   const std::string& protocol() const { return protocol_; }
