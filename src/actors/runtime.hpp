@@ -8,6 +8,7 @@
 
 #include "actors/messages.hpp"
 #include "actors/notifier.hpp"
+#include "actors/worker_pool.hpp"
 #include "protocol/registry.hpp"
 
 namespace cafmcp::actors {
@@ -21,6 +22,7 @@ struct runtime {
   // Outlive their actors, so a restarted actor resumes where it died.
   std::shared_ptr<protocol::registry> registry = std::make_shared<protocol::registry>();
   std::shared_ptr<notifier_state> notifier_data = std::make_shared<notifier_state>();
+  std::shared_ptr<worker_pool> workers = std::make_shared<worker_pool>();
 
   std::atomic<std::size_t> server_restarts{0};
   std::atomic<std::size_t> notifier_restarts{0};

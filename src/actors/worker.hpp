@@ -1,7 +1,8 @@
 #pragma once
-// A worker runs one handler on a thread of its own (a detached actor), so a
-// slow or blocking tool delays neither the server actor, nor the notifier,
-// nor the session's other requests. It answers the session directly.
+// A worker runs one handler on a thread of its own (an idle thread of the
+// runtime's worker_pool, else a new one), so a slow or blocking tool delays
+// neither the server actor, nor the notifier, nor the session's other
+// requests. It answers the session directly.
 #include "actors/messages.hpp"
 
 namespace cafmcp::actors {

@@ -116,7 +116,7 @@ void http_conn::send_event(std::string head, frame data) {
 
 void http_conn::end_sse() {
   close_after_write_ = true;
-  if (!writing_ && queue_.empty())
+  if (!writing_ && !write_scheduled_ && queue_.empty())
     finish();
 }
 
@@ -131,8 +131,18 @@ void http_conn::enqueue(chunk c) {
     return drop();
   }
   queue_.push_back(std::move(c));
-  if (!writing_)
-    write_next();
+  if (writing_ || write_scheduled_)
+    return; // the write in flight (or about to start) takes it along
+  // Start the write once the event loop has run what is already queued for
+  // it: frames for this connection routed in the same turn (a burst of
+  // broadcasts) then share one gathered write. No timer: a lone frame goes
+  // out on the loop's very next step.
+  write_scheduled_ = true;
+  net::post(socket_.get_executor(), [self = shared_from_this()] {
+    self->write_scheduled_ = false;
+    if (!self->closed_ && !self->writing_)
+      self->write_next();
+  });
 }
 
 void http_conn::write_next() {
@@ -147,10 +157,18 @@ void http_conn::write_next() {
     return;
   }
   writing_ = true;
-  auto& c = queue_.front();
-  std::array<net::const_buffer, 3> bufs = {net::buffer(c.head),
-                                           c.body ? net::buffer(*c.body) : net::const_buffer(),
-                                           net::buffer(c.tail)};
+  gather_.clear();
+  in_flight_ = std::min(queue_.size(), max_chunks_per_write);
+  for (std::size_t i = 0; i < in_flight_; ++i) {
+    auto& c = queue_[i]; // deque elements stay put while more are pushed behind them
+    if (!c.head.empty())
+      gather_.push_back(net::buffer(c.head));
+    if (c.body && !c.body->empty())
+      gather_.push_back(net::buffer(*c.body));
+    if (!c.tail.empty())
+      gather_.push_back(net::buffer(c.tail));
+  }
+  auto bufs = std::span<const net::const_buffer>(gather_.data(), gather_.size());
   net::async_write(socket_, bufs, [self = shared_from_this()](beast::error_code ec, std::size_t n) {
     self->writing_ = false;
     if (ec || self->closed_) { // closed meanwhile: the queue is no longer ours to walk
@@ -159,7 +177,7 @@ void http_conn::write_next() {
     }
     self->queued_bytes_ -= n;
     self->last_write_ = std::chrono::steady_clock::now();
-    self->queue_.pop_front();
+    self->queue_.erase(self->queue_.begin(), self->queue_.begin() + static_cast<long>(self->in_flight_));
     self->write_next();
   });
 }

@@ -8,7 +8,9 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -70,7 +72,14 @@ private:
   std::unique_ptr<beast::http::request_parser<beast::http::string_body>> parser_;
   std::deque<chunk> queue_;
   std::size_t queued_bytes_ = 0;
+  // What one write takes from the front of the queue: every chunk queued
+  // while the previous write was in flight goes out in one gathered write
+  // (in order). A lone chunk is written at once, never held back.
+  static constexpr std::size_t max_chunks_per_write = 128;
+  std::vector<net::const_buffer> gather_;
+  std::size_t in_flight_ = 0; // chunks the current write covers
   bool writing_ = false;
+  bool write_scheduled_ = false;
   bool keep_alive_ = true;
   bool sse_ = false;
   bool read_after_write_ = false;

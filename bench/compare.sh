@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Builds and runs every benchmark in one go (a few minutes on 2 cores) and
+# prints one table: cafmcp vs the official TypeScript SDK server vs the
+# machine's floor measured in the same run, with ratios.
+#
+#   bench/compare.sh            # full sizes (the BENCHMARKS.md table)
+#   QUICK=1 bench/compare.sh    # small sizes, a smoke run of the script itself
+#   ROUNDS_EACH=3 bench/compare.sh  # rounds (default 2); the table keeps the best
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin="$root/build/bin"
+out=${BENCH_OUT:-$(mktemp -d)}
+results="$out/results.jsonl"
+: >"$results"
+
+if [[ ! -d "$root/bench/peers/ts/node_modules" ]]; then
+  (cd "$root/bench/peers/ts" && npm ci --silent)
+fi
+if [[ ! -f "$root/build/build.ninja" ]]; then
+  cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+cmake --build "$root/build" -j "${CAFMCP_JOBS:-2}" --target everything-server cafmcp-load sse-socket-floor \
+  caf-fanout-floor cafmcp-micro bench-tracing-cost bench-inprocess-memory >/dev/null
+
+cafmcp="$bin/everything-server --http --port 0"
+ts="node $root/bench/peers/ts/server.mjs --http --port 0"
+if [[ -n "${QUICK:-}" ]]; then
+  K=50 M=20 KMEM=500 KMEM_TS=100 DUR=0.5 NFLOOR=50 ROUNDS=20 ACTORS=100
+else
+  K=500 M=100 KMEM=10000 KMEM_TS=1000 DUR=3 NFLOOR=500 ROUNDS=200 ACTORS=1000
+fi
+
+load() { # label, server, args...
+  local label=$1 server=$2
+  shift 2
+  echo "running $label ..." >&2
+  "$bin/cafmcp-load" --server "$server" --label "$label" --json "$@" >>"$results" \
+    || echo "{\"label\":\"$label\",\"error\":\"cafmcp-load exited $?\"}" >>"$results"
+}
+
+# Shared machines are noisy: every round runs the floors and the servers
+# back to back, and the table keeps each figure's best round.
+for round in $(seq "${ROUNDS_EACH:-2}"); do
+  echo "round $round" >&2
+  echo "floors ..." >&2
+  "$bin/sse-socket-floor" "$NFLOOR" "$ROUNDS" --json | sed 's/^{/{"label":"floor_sse",/' >>"$results"
+  "$bin/sse-socket-floor" $((NFLOOR * 10)) $((ROUNDS / 10)) --json | sed 's/^{/{"label":"floor_sse_10x",/' >>"$results"
+  "$bin/caf-fanout-floor" "$ACTORS" 300 --json | sed 's/^{/{"label":"floor_caf",/' >>"$results"
+
+  load cafmcp_fanout "$cafmcp" -k "$K" -m "$M"
+  load ts_fanout "$ts" -k "$K" -m "$M"
+  load cafmcp_storm "$cafmcp" -k "$K" -m $((M * 16)) -w 16 -u 4 --window 32
+  load ts_storm "$ts" -k "$K" -m $((M * 4)) -w 16 -u 4 --window 32
+  load cafmcp_requests "$cafmcp" --mode requests -c 16 --duration "$DUR"
+  load ts_requests "$ts" --mode requests -c 16 --duration "$DUR"
+  load cafmcp_stdio "$bin/everything-server --stdio" --stdio -k 1 -m $((M * 20))
+  load ts_stdio "node $root/bench/peers/ts/server.mjs --stdio" --stdio -k 1 -m $((M * 20))
+  load cafmcp_idle "$cafmcp" -k "$KMEM" -m 0 --setup-parallel 32
+  load ts_idle "$ts" -k "$KMEM_TS" -m 0 --setup-parallel 32
+done
+
+echo "in-process ..." >&2
+"$bin/bench-inprocess-memory" "$KMEM" --json | sed 's/^{/{"label":"cafmcp_inprocess_idle",/' >>"$results"
+"$bin/cafmcp-micro" --benchmark_filter="notifier_broadcast/$ACTORS/" --benchmark_format=json --benchmark_min_time=0.5 \
+  2>/dev/null | python3 -c 'import json,sys; b=json.load(sys.stdin)["benchmarks"][0]; print(json.dumps({"label":"cafmcp_notifier","rate_per_s":b["items_per_second"]}))' >>"$results"
+tracing=$("$bin/bench-tracing-cost" "$K" 2000 | grep 'always_on costs' | tail -1 | grep -o '[-0-9.]*%' | head -1 | tr -d %)
+echo "{\"label\":\"tracing_cost\",\"percent\":${tracing:-null}}" >>"$results"
+
+python3 "$root/bench/table.py" "$results"
+echo "(raw results: $results)" >&2

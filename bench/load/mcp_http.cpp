@@ -1,0 +1,162 @@
+#include "mcp_http.hpp"
+
+#include <stdexcept>
+
+namespace cafmcp::load {
+
+namespace http = beast::http;
+using net::use_awaitable;
+
+endpoint endpoint::parse(const std::string& url) {
+  const std::string scheme = "http://";
+  if (url.rfind(scheme, 0) != 0)
+    throw std::runtime_error("only http:// URLs: " + url);
+  auto rest = url.substr(scheme.size());
+  auto slash = rest.find('/');
+  auto hostport = rest.substr(0, slash);
+  endpoint ep;
+  ep.path = slash == std::string::npos ? "/" : rest.substr(slash);
+  auto colon = hostport.rfind(':');
+  ep.host = hostport.substr(0, colon);
+  ep.port = colon == std::string::npos ? "80" : hostport.substr(colon + 1);
+  auto addr = net::ip::make_address(ep.host == "localhost" ? "127.0.0.1" : ep.host);
+  ep.resolved = tcp::endpoint(addr, static_cast<unsigned short>(std::stoi(ep.port)));
+  return ep;
+}
+
+task<void> mcp_session::connect() {
+  co_await sock_.async_connect(ep_.resolved, use_awaitable);
+  sock_.set_option(tcp::no_delay(true));
+}
+
+std::string mcp_session::head(std::size_t length) const {
+  std::string h = "POST " + ep_.path + " HTTP/1.1\r\nHost: " + ep_.host + ":" + ep_.port
+                  + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                    "MCP-Protocol-Version: " + protocol_ + "\r\n";
+  if (!session_id_.empty())
+    h += "Mcp-Session-Id: " + session_id_ + "\r\n";
+  h += "Content-Length: " + std::to_string(length) + "\r\n\r\n";
+  return h;
+}
+
+task<nlohmann::json> mcp_session::exchange(std::string body, std::int64_t id) {
+  auto h = head(body.size());
+  std::array<net::const_buffer, 2> out = {net::buffer(h), net::buffer(body)};
+  co_await net::async_write(sock_, out, use_awaitable);
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(64 << 20);
+  co_await http::async_read(sock_, buf_, parser, use_awaitable);
+  auto& res = parser.get();
+  if (auto sid = res.find("Mcp-Session-Id"); sid != res.end() && session_id_.empty())
+    session_id_ = std::string(sid->value());
+  if (id < 0) { // a notification: 202, no body
+    if (res.result_int() != 202)
+      throw std::runtime_error("notification answered " + std::to_string(res.result_int()));
+    co_return nullptr;
+  }
+  if (res.result_int() != 200)
+    throw std::runtime_error("HTTP " + std::to_string(res.result_int()) + ": " + res.body());
+  auto type = res[http::field::content_type];
+  const auto& text = res.body();
+  if (type.find("text/event-stream") == std::string_view::npos)
+    co_return nlohmann::json::parse(text);
+  // An SSE response: the reply is the data line whose id is ours.
+  std::size_t at = 0;
+  while ((at = text.find("data:", at)) != std::string::npos) {
+    auto end = text.find('\n', at);
+    auto line = text.substr(at + 5, end == std::string::npos ? std::string::npos : end - at - 5);
+    at = end == std::string::npos ? text.size() : end;
+    auto msg = nlohmann::json::parse(line, nullptr, false);
+    if (msg.is_object() && msg.contains("id") && msg["id"] == id)
+      co_return msg;
+  }
+  throw std::runtime_error("no reply in the SSE response");
+}
+
+task<void> mcp_session::open(std::string client_name) {
+  co_await connect();
+  nlohmann::json init = {{"jsonrpc", "2.0"}, {"id", next_id_++}, {"method", "initialize"},
+                         {"params", {{"protocolVersion", protocol_},
+                                     {"capabilities", nlohmann::json::object()},
+                                     {"clientInfo", {{"name", client_name}, {"version", "1"}}}}}};
+  auto reply = co_await exchange(init.dump(), init["id"].get<std::int64_t>());
+  if (!reply.contains("result"))
+    throw std::runtime_error("initialize failed: " + reply.dump());
+  protocol_ = reply["result"].value("protocolVersion", protocol_);
+  co_await exchange(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", -1);
+}
+
+task<nlohmann::json> mcp_session::call(std::string method, nlohmann::json params) {
+  auto id = next_id_++;
+  nlohmann::json msg = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
+  auto reply = co_await exchange(msg.dump(), id);
+  if (!reply.contains("result"))
+    throw std::runtime_error(method + " failed: " + reply.dump());
+  co_return std::move(reply["result"]);
+}
+
+void mcp_session::close() {
+  beast::error_code ec;
+  sock_.shutdown(tcp::socket::shutdown_both, ec);
+  sock_.close(ec);
+}
+
+task<void> sse_stream::open(std::string session_id, std::string protocol) {
+  co_await sock_.async_connect(ep_.resolved, use_awaitable);
+  sock_.set_option(tcp::no_delay(true));
+  std::string req = "GET " + ep_.path + " HTTP/1.1\r\nHost: " + ep_.host + ":" + ep_.port
+                    + "\r\nAccept: text/event-stream\r\nMCP-Protocol-Version: " + protocol
+                    + "\r\nMcp-Session-Id: " + session_id + "\r\n\r\n";
+  co_await net::async_write(sock_, net::buffer(req), use_awaitable);
+  parser_.body_limit(boost::none);
+  co_await http::async_read_header(sock_, buf_, parser_, use_awaitable);
+  auto& res = parser_.get();
+  if (res.result_int() != 200
+      || res[http::field::content_type].find("text/event-stream") == std::string_view::npos)
+    throw std::runtime_error("GET stream refused: HTTP " + std::to_string(res.result_int()));
+}
+
+task<void> sse_stream::run(std::function<void(std::string_view)> on_data) {
+  char chunk[16384];
+  while (!parser_.is_done()) {
+    parser_.get().body().data = chunk;
+    parser_.get().body().size = sizeof chunk;
+    auto [ec, n] = co_await http::async_read_some(sock_, buf_, parser_, net::as_tuple(use_awaitable));
+    if (ec && ec != http::error::need_buffer)
+      break;
+    auto got = sizeof chunk - parser_.get().body().size;
+    pending_.append(chunk, got);
+    split_events(on_data);
+  }
+}
+
+// Events end with a blank line; only the data field matters here.
+void sse_stream::split_events(std::function<void(std::string_view)>& on_data) {
+  std::size_t start = 0;
+  for (;;) {
+    auto end = pending_.find("\n\n", start);
+    if (end == std::string::npos)
+      break;
+    std::string_view event(pending_.data() + start, end - start);
+    auto at = event.rfind("data:", 0) == 0 ? 0 : event.find("\ndata:");
+    if (at != std::string_view::npos) {
+      at += event[at] == '\n' ? 6 : 5;
+      auto data = event.substr(at);
+      if (!data.empty() && data.front() == ' ')
+        data.remove_prefix(1);
+      data = data.substr(0, data.find('\n'));
+      if (!data.empty())
+        on_data(data);
+    }
+    start = end + 2;
+  }
+  pending_.erase(0, start);
+}
+
+void sse_stream::close() {
+  beast::error_code ec;
+  sock_.shutdown(tcp::socket::shutdown_both, ec);
+  sock_.close(ec);
+}
+
+} // namespace cafmcp::load

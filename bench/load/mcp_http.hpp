@@ -1,0 +1,80 @@
+#pragma once
+// The load generator's own Streamable HTTP client: Beast parses the HTTP
+// framing (Content-Length, chunked, until-EOF); requests are written as
+// prebuilt text and SSE events are split by hand, so the client spends next
+// to nothing per delivered notification. It knows just enough MCP to open a
+// session; cafmcp's real client library is not used on purpose (a load
+// generator must stay cheaper than the servers it drives).
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <nlohmann/json.hpp>
+
+#include "rpc_session.hpp"
+
+namespace cafmcp::load {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+using tcp = net::ip::tcp;
+
+struct endpoint {
+  std::string host;
+  std::string port;
+  std::string path;
+  tcp::endpoint resolved;
+  static endpoint parse(const std::string& url); // http://HOST:PORT/PATH
+};
+
+/// One keep-alive connection carrying JSON-RPC POSTs for one MCP session.
+class mcp_session : public rpc_session {
+public:
+  explicit mcp_session(net::any_io_executor ex, const endpoint& ep) : sock_(ex), ep_(ep) {}
+
+  task<void> connect();
+  /// initialize + notifications/initialized; remembers the session id.
+  task<void> open(std::string client_name);
+  task<nlohmann::json> call(std::string method, nlohmann::json params) override;
+  void close() override;
+
+  const std::string& session_id() const { return session_id_; }
+  const std::string& protocol() const { return protocol_; }
+
+private:
+  task<nlohmann::json> exchange(std::string body, std::int64_t id);
+  std::string head(std::size_t length) const;
+
+  tcp::socket sock_;
+  const endpoint& ep_;
+  beast::flat_buffer buf_;
+  std::string session_id_;
+  std::string protocol_ = "2025-11-25";
+  std::int64_t next_id_ = 1;
+};
+
+/// A session's GET stream: calls `on_data` with each SSE event's data field.
+class sse_stream {
+public:
+  sse_stream(net::any_io_executor ex, const endpoint& ep) : sock_(ex), ep_(ep) {}
+  /// Connects and reads the response head (throws unless 200 event-stream).
+  task<void> open(std::string session_id, std::string protocol);
+  /// Reads events until the server ends the stream or close() is called.
+  task<void> run(std::function<void(std::string_view data)> on_data);
+  void close();
+
+private:
+  void split_events(std::function<void(std::string_view)>& on_data);
+
+  tcp::socket sock_;
+  const endpoint& ep_;
+  beast::flat_buffer buf_;
+  beast::http::response_parser<beast::http::buffer_body> parser_;
+  std::string pending_;
+};
+
+} // namespace cafmcp::load

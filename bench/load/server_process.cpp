@@ -1,0 +1,132 @@
+#include "server_process.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <utility>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace cafmcp::load {
+
+void server_process::spawn(const std::string& command, int in_fd, int out_fd, int err_fd) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (in_fd >= 0)
+    posix_spawn_file_actions_adddup2(&actions, in_fd, 0);
+  else
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  if (out_fd >= 0)
+    posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
+  posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
+  std::string line = "exec " + command;
+  const char* argv[] = {"/bin/sh", "-c", line.c_str(), nullptr};
+  int rc = ::posix_spawn(&pid_, "/bin/sh", &actions, nullptr, const_cast<char**>(argv), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0)
+    throw std::runtime_error("cannot start server: " + std::string(std::strerror(rc)));
+}
+
+namespace {
+void cloexec_pipe(int fds[2]) {
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    throw std::runtime_error("pipe failed");
+}
+void drain_into_nothing(int fd) {
+  char buf[4096];
+  while (::read(fd, buf, sizeof buf) > 0) {
+  }
+}
+} // namespace
+
+server_process::server_process(const std::string& command, stdio_tag) {
+  int in[2], out[2], err[2];
+  cloexec_pipe(in);
+  cloexec_pipe(out);
+  cloexec_pipe(err);
+  spawn(command, in[0], out[1], err[1]); // dup2 clears O_CLOEXEC on the child's 0, 1, 2
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(err[1]);
+  to_server_ = in[1];
+  from_server_ = out[0];
+  err_fd_ = err[0];
+  drain_ = std::thread(drain_into_nothing, err_fd_);
+}
+
+void server_process::take_stdio(int& to_server, int& from_server) {
+  to_server = std::exchange(to_server_, -1);
+  from_server = std::exchange(from_server_, -1);
+}
+
+server_process::server_process(const std::string& command, std::chrono::seconds limit) {
+  int fds[2];
+  cloexec_pipe(fds);
+  spawn(command, -1, -1, fds[1]);
+  ::close(fds[1]);
+  err_fd_ = fds[0];
+  // Read stderr until a URL appears (bounded by `limit`).
+  std::string seen;
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  while (url_.empty()) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    pollfd p{err_fd_, POLLIN, 0};
+    if (left.count() <= 0 || ::poll(&p, 1, static_cast<int>(left.count())) <= 0)
+      break;
+    char buf[512];
+    auto n = ::read(err_fd_, buf, sizeof buf);
+    if (n <= 0)
+      break;
+    seen.append(buf, static_cast<std::size_t>(n));
+    auto at = seen.find("http://");
+    if (at != std::string::npos) {
+      auto end = seen.find_first_of(" \r\n\t", at);
+      if (end != std::string::npos)
+        url_ = seen.substr(at, end - at);
+    }
+  }
+  if (url_.empty()) {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    throw std::runtime_error("server printed no URL on stderr: " + seen);
+  }
+  drain_ = std::thread(drain_into_nothing, err_fd_);
+}
+
+server_process::~server_process() {
+  for (int fd : {to_server_, from_server_})
+    if (fd >= 0)
+      ::close(fd);
+  if (pid_ > 0) {
+    ::kill(pid_, SIGTERM);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  if (drain_.joinable())
+    drain_.join(); // EOF once the server is gone
+  if (err_fd_ >= 0)
+    ::close(err_fd_);
+}
+
+long rss_kib(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string key;
+  while (in >> key) {
+    if (key == "VmRSS:") {
+      long v = 0;
+      in >> v;
+      return v;
+    }
+    in.ignore(1 << 12, '\n');
+  }
+  return 0;
+}
+
+} // namespace cafmcp::load

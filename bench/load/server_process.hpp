@@ -1,0 +1,43 @@
+#pragma once
+// The server under load, when cafmcp-load starts it itself: a child process
+// whose URL is read from its stderr and whose RSS is read from /proc.
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include <sys/types.h>
+
+namespace cafmcp::load {
+
+class server_process {
+public:
+  /// Runs `command` through /bin/sh (exec'd, so the pid is the server's) and
+  /// waits up to `limit` for "http://..." on its stderr. Throws on failure.
+  server_process(const std::string& command, std::chrono::seconds limit);
+  /// Stdio: runs `command` with pipes on its stdin and stdout, which the
+  /// caller takes with take_stdio().
+  struct stdio_tag {};
+  server_process(const std::string& command, stdio_tag);
+  /// The write end of the server's stdin and the read end of its stdout
+  /// (the caller owns them from now on).
+  void take_stdio(int& to_server, int& from_server);
+  ~server_process();
+  server_process(const server_process&) = delete;
+  server_process& operator=(const server_process&) = delete;
+
+  pid_t pid() const { return pid_; }
+  const std::string& url() const { return url_; }
+
+private:
+  pid_t pid_ = -1;
+  int err_fd_ = -1;
+  std::string url_;
+  int to_server_ = -1, from_server_ = -1;
+  void spawn(const std::string& command, int in_fd, int out_fd, int err_fd);
+  std::thread drain_; // keeps reading stderr so a chatty server never blocks
+};
+
+/// Resident set size of a process in KiB (VmRSS), 0 when unreadable.
+long rss_kib(pid_t pid);
+
+} // namespace cafmcp::load

@@ -1,0 +1,130 @@
+// Micro-benchmarks (Google Benchmark): the pieces every notification and
+// request passes through. Run: build/bin/cafmcp-micro [--benchmark_filter=...]
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include <benchmark/benchmark.h>
+
+#include "cafmcp/json_rpc.hpp"
+#include "cafmcp/otel/mcp_tracer.hpp"
+#include "cafmcp/otel/tracer.hpp"
+#include "cafmcp/server.hpp"
+#include "cafmcp/tracing.hpp"
+#include "cafmcp/uri_template.hpp"
+#include "counting_outbound.hpp"
+
+using namespace cafmcp;
+
+namespace {
+
+[[noreturn]] void fail(const char* what) {
+  std::fprintf(stderr, "cafmcp-micro: %s\n", what);
+  std::exit(1);
+}
+
+const std::string tool_call =
+    R"({"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"update_resource","arguments":{"uri":"bench://load/d0/u1","text":"v1234"},"_meta":{"progressToken":7}}})";
+
+void json_rpc_parse(benchmark::State& state) {
+  for (auto _ : state)
+    benchmark::DoNotOptimize(jsonrpc::parse(tool_call));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * tool_call.size()));
+}
+BENCHMARK(json_rpc_parse);
+
+void json_rpc_serialize_result(benchmark::State& state) {
+  json result = {{"content", json::array({{{"type", "text"}, {"text", "This is a simple text response for testing."}}})}};
+  jsonrpc::request_id id = std::int64_t{42};
+  for (auto _ : state)
+    benchmark::DoNotOptimize(jsonrpc::serialize_result(id, result));
+}
+BENCHMARK(json_rpc_serialize_result);
+
+void json_rpc_serialize_notification(benchmark::State& state) {
+  json params = {{"uri", "bench://load/d0/u1"}};
+  for (auto _ : state)
+    benchmark::DoNotOptimize(jsonrpc::serialize_notification("notifications/resources/updated", &params));
+}
+BENCHMARK(json_rpc_serialize_notification);
+
+void uri_template_match(benchmark::State& state) {
+  uri_template t("file:///projects/{project}/files/{+path}{?rev}");
+  const std::string uri = "file:///projects/cafmcp/files/src/actors/notifier.cpp?rev=abc123";
+  for (auto _ : state)
+    benchmark::DoNotOptimize(t.match(uri));
+}
+BENCHMARK(uri_template_match);
+
+void uri_template_no_match(benchmark::State& state) {
+  uri_template t("file:///projects/{project}/files/{+path}{?rev}");
+  const std::string uri = "file:///elsewhere/cafmcp/files/src/actors/notifier.cpp";
+  for (auto _ : state)
+    benchmark::DoNotOptimize(t.match(uri));
+}
+BENCHMARK(uri_template_no_match);
+
+// One resources/updated broadcast through the notifier to N in-process
+// sessions (subscribed, each behind a counting transport end).
+void notifier_broadcast(benchmark::State& state) {
+  const auto n = static_cast<int>(state.range(0));
+  server_options o;
+  o.resources = capability_mode::on;
+  server srv(o);
+  resource r;
+  r.uri = "bench://hot";
+  r.name = "hot";
+  r.contents.push_back(resource_contents::make_text("bench://hot", "x"));
+  srv.add_resource(r).get();
+  bench::delivery_counter counter;
+  bench::counting_outbound::target_ = 2ull * static_cast<std::uint64_t>(n);
+  std::vector<std::shared_ptr<connection>> conns;
+  for (int i = 0; i < n; ++i) {
+    conns.push_back(srv.connect(std::make_shared<bench::counting_outbound>(counter)));
+    conns.back()->receive(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}})");
+    conns.back()->receive(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    conns.back()->receive(R"({"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"bench://hot"}})");
+  }
+  if (!counter.wait_for(2ull * static_cast<std::uint64_t>(n)))
+    fail("sessions did not start"); // not a skip: the smoke run must fail
+  const int batch = 16; // broadcasts per timed step: keeps the waiting thread's wake-ups out of the figure
+  for (auto _ : state) {
+    auto target = counter.frames.load() + static_cast<std::uint64_t>(n) * batch;
+    bench::counting_outbound::target_ = target;
+    for (int b = 0; b < batch; ++b)
+      srv.resource_updated("bench://hot");
+    if (!counter.wait_for(target))
+      fail("deliveries missing");
+  }
+  state.SetItemsProcessed(state.iterations() * n * batch); // deliveries
+  for (auto& c : conns)
+    c->close();
+}
+BENCHMARK(notifier_broadcast)->Arg(10)->Arg(100)->Arg(1000)->Unit(benchmark::kMicrosecond)->UseRealTime();
+
+struct discard_exporter : otel::span_exporter {
+  bool export_spans(const std::vector<otel::span_data>&) override { return true; }
+};
+
+void span_start_end(benchmark::State& state) {
+  std::shared_ptr<tracer> t;
+  if (state.range(0)) {
+    auto processor = std::make_shared<otel::batch_span_processor>(std::make_shared<discard_exporter>());
+    auto provider = std::make_shared<otel::tracer_provider>(otel::resource::with_service("bench"),
+                                                            otel::always_on(), processor);
+    t = otel::make_mcp_tracer(provider);
+  }
+  for (auto _ : state) {
+    auto s = start_span(t.get(), "resources/updated", span_kind::producer);
+    if (s)
+      s->set_attribute("mcp.resource.uri", std::string("bench://hot"));
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetLabel(state.range(0) ? "tracing on (always_on, batch)" : "tracing off");
+}
+BENCHMARK(span_start_end)->Arg(0)->Arg(1);
+
+} // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,71 @@
+#include "actors/worker_pool.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+namespace cafmcp::actors {
+
+struct worker_pool::state {
+  std::mutex m;
+  std::condition_variable wake;
+  std::deque<std::function<void()>> calls; // handed over, not yet taken by a thread
+  std::size_t idle = 0;
+  std::size_t threads = 0;
+  bool stopping = false;
+  std::chrono::milliseconds idle_exit;
+};
+
+namespace {
+
+void serve(std::shared_ptr<worker_pool::state> st) {
+  std::unique_lock<std::mutex> lock(st->m);
+  for (;;) {
+    if (st->calls.empty()) {
+      ++st->idle;
+      bool got = st->wake.wait_for(lock, st->idle_exit, [&] { return !st->calls.empty() || st->stopping; });
+      --st->idle;
+      if (!got || st->calls.empty())
+        break; // idle too long, or the pool is going away
+    }
+    auto call = std::move(st->calls.front());
+    st->calls.pop_front();
+    lock.unlock();
+    call();
+    call = nullptr; // whatever it captured goes before the thread waits again
+    lock.lock();
+  }
+  --st->threads;
+}
+
+} // namespace
+
+worker_pool::worker_pool(std::chrono::milliseconds idle_exit) : st_(std::make_shared<state>()) {
+  st_->idle_exit = idle_exit;
+}
+
+worker_pool::~worker_pool() {
+  std::lock_guard<std::mutex> lock(st_->m);
+  st_->stopping = true;
+  st_->wake.notify_all();
+}
+
+void worker_pool::run(std::function<void()> call) {
+  std::unique_lock<std::mutex> lock(st_->m);
+  st_->calls.push_back(std::move(call));
+  if (st_->idle >= st_->calls.size()) { // an idle thread is free to take it
+    st_->wake.notify_one();
+    return;
+  }
+  ++st_->threads;
+  lock.unlock();
+  std::thread(serve, st_).detach(); // it holds the state; nothing waits for it but its calls
+}
+
+std::size_t worker_pool::threads() const {
+  std::lock_guard<std::mutex> lock(st_->m);
+  return st_->threads;
+}
+
+} // namespace cafmcp::actors

@@ -1,0 +1,30 @@
+#pragma once
+// Threads for handler calls. A call runs on an idle thread when there is
+// one, else on a new thread: never queued behind a busy (maybe blocked)
+// handler, as with a thread per call, but without creating and destroying a
+// thread for every call (perf: thread start and exit were the largest cost
+// of a tools/call). A thread idle for `idle_exit` ends.
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+
+namespace cafmcp::actors {
+
+class worker_pool {
+public:
+  explicit worker_pool(std::chrono::milliseconds idle_exit = std::chrono::seconds(2));
+  ~worker_pool(); // idle threads end at once; busy ones after their call
+  worker_pool(const worker_pool&) = delete;
+  worker_pool& operator=(const worker_pool&) = delete;
+
+  void run(std::function<void()> call);
+  std::size_t threads() const;
+
+  struct state;
+
+private:
+  std::shared_ptr<state> st_;
+};
+
+} // namespace cafmcp::actors
