@@ -42,6 +42,9 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
           span->set_error("rejected", effect.problem);
       } else {
         auto ctx = span ? span->context() : m.trace;
+        // Ended before the notifier hears of it: whoever sees the broadcast
+        // (or its send spans) finds the mutation span already exported.
+        span.reset();
         auto notifier = rt->notifier();
         if (effect.list_change)
           self->send(notifier, change_atom::value, std::move(*effect.list_change), ctx);
