@@ -5,7 +5,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/client';
-import { connectHttp, startHttpServer } from '../interop/lib/harness.mjs';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { connectHttp, serverPath, startHttpServer } from '../interop/lib/harness.mjs';
 
 const UPDATED = 'notifications/resources/updated';
 const TOOLS_CHANGED = 'notifications/tools/list_changed';
@@ -137,4 +138,31 @@ describe('2026-07-28 listeners beside a 2025-11-25 session', () => {
       await client.close();
     }
   });
+});
+
+test('stdio: a listen stream on the shared channel carries only its kinds, each stamped with its id', async () => {
+  const client = new Client({ name: 'cafmcp-interop-v2', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const seen = [];
+  let wake = () => {};
+  for (const method of [TOOLS_CHANGED, PROMPTS_CHANGED, UPDATED])
+    client.setNotificationHandler(method, (n) => { seen.push(n); wake(); });
+  await client.connect(new StdioClientTransport({ command: serverPath, args: ['--stdio'] }));
+  try {
+    const sub = await client.listen({ toolsListChanged: true });
+    await client.callTool({ name: 'add_tool', arguments: { name: 'stdio_marker' } });
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`marker not seen: ${JSON.stringify(seen)}`)), 10000);
+      wake = () => { if (seen.some((n) => JSON.stringify(n).includes('stdio_marker'))) { clearTimeout(timer); resolve(); } };
+      wake();
+    });
+    // Start-up registrations may also have been broadcast: every one is a tools change with our id.
+    assert.ok(seen.every((n) => n.method === TOOLS_CHANGED), JSON.stringify(seen.map((n) => n.method)));
+    const ids = new Set(seen.map(subId));
+    assert.equal(ids.size, 1);
+    assert.ok([...ids][0], 'stamped with the subscription id');
+    await sub.close();
+  } finally {
+    await client.close();
+  }
 });
