@@ -18,6 +18,8 @@ inline cafmcp::tool make_tool(std::string name, std::string description, cafmcp:
 }
 
 void install_conformance_fixtures(cafmcp::server& srv);
+/// The 2026-07-28 fixtures (input_required, listen triggers, probes).
+void install_stateless_fixtures(cafmcp::server& srv);
 void install_mutation_tools(cafmcp::server& srv);
 /// `server_stats`: the notifier's sessions and subscriptions, for tests
 /// that check a departed client left nothing behind.

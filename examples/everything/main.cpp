@@ -51,6 +51,9 @@ int main(int argc, char** argv) {
   opts.list_changed_metadata = modes.at(metadata);
   opts.page_size = page_size;
   opts.message_limits.max_message_bytes = max_message_bytes;
+  // 2026-07-28 caching hints, as the conformance reference server gives them.
+  opts.list_cache = {std::chrono::minutes(5), true};
+  opts.read_cache = {std::chrono::minutes(5), false};
 
   // Declared before the server, so it outlives it and flushes at exit.
   cafmcp::otel::provider_settings tracing;
@@ -62,6 +65,7 @@ int main(int argc, char** argv) {
 
   cafmcp::server srv(opts);
   everything::install_conformance_fixtures(srv);
+  everything::install_stateless_fixtures(srv);
   everything::install_mutation_tools(srv);
   everything::install_diagnostics(srv);
   if (!http)

@@ -138,7 +138,8 @@ void install_diagnostics(cafmcp::server& srv) {
                                                       {"subscriptions", st.subscriptions},
                                                       {"subscribedUris", st.subscribed_uris},
                                                       {"broadcasts", st.broadcasts},
-                                                      {"deliveries", st.deliveries}});
+                                                      {"deliveries", st.deliveries},
+                                                      {"listeners", st.listeners}});
                     }));
 }
 

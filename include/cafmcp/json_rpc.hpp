@@ -21,6 +21,10 @@ inline constexpr int method_not_found = -32601;
 inline constexpr int invalid_params = -32602;
 inline constexpr int internal_error = -32603;
 inline constexpr int resource_not_found = -32002;
+// 2026-07-28
+inline constexpr int header_mismatch = -32020;
+inline constexpr int missing_client_capability = -32021;
+inline constexpr int unsupported_protocol_version = -32022;
 } // namespace code
 
 /// A request id: an integer or a string (never null, per MCP).

@@ -19,4 +19,13 @@ constexpr bool is_supported_protocol_version(std::string_view v) {
   return false;
 }
 
+/// The stateless revision (no initialize, no sessions: every request names
+/// its version, capabilities and client in `_meta`). Served beside the
+/// dated revisions above, from the same endpoint.
+inline constexpr std::string_view stateless_protocol_version = "2026-07-28";
+
+constexpr bool is_stateless_protocol_version(std::string_view v) {
+  return v == stateless_protocol_version;
+}
+
 } // namespace cafmcp

@@ -34,6 +34,26 @@ private:
   std::optional<json> data_;
 };
 
+/// Thrown out of a handler serving a 2026-07-28 request: the request is
+/// answered with `resultType: "input_required"` carrying these
+/// `inputRequests` (key -> {method, params}); the client retries with
+/// `inputResponses` under the same keys. `state` comes back (sealed, so
+/// the client cannot alter it) as request_context::request_state().
+/// Deliberately not a std::exception: a handler's catch (std::exception&)
+/// must not swallow it.
+struct input_required {
+  json requests;
+  json state = nullptr;
+};
+
+/// Thrown out of a handler: the request fails with this JSON-RPC error
+/// (instead of a tool error). Not a std::exception, for the same reason.
+struct request_refused {
+  int code;
+  std::string message;
+  std::optional<json> data;
+};
+
 class request_context {
 public:
   class impl; // internal
@@ -58,6 +78,11 @@ public:
   /// `roots/list`), correlated with this request so HTTP sends it on this
   /// request's stream. Blocks this worker until the client answers; throws
   /// client_request_error on an error answer, timeout or session end.
+  /// For a 2026-07-28 (stateless) client it never blocks: the n-th call
+  /// returns the retry's answer under key "cafmcp-<n>", or ends the handler
+  /// with input_required asking for it (the handler runs again on the
+  /// retry, so it must be a function of its inputs); a client that did not
+  /// declare the capability the method needs gets -32021.
   json request(std::string method, json params,
                std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
@@ -67,8 +92,21 @@ public:
   /// ignores it.
   void release_stream();
 
-  /// The client's capabilities from initialize (e.g. to check `sampling`).
+  /// The client's capabilities: from initialize, or from a stateless
+  /// request's `_meta` (e.g. to check `sampling`).
   const json& client_capabilities() const;
+  /// Throws request_refused (-32021, data.requiredCapabilities) unless the
+  /// client declared capability `name` ("sampling", "elicitation", "roots").
+  void require_client_capability(std::string_view name) const;
+
+  /// True for a 2026-07-28 request (stateless; multi-round-trip input).
+  bool stateless() const;
+  /// The client's answer to input request `key`, from this retry's
+  /// `inputResponses` or an earlier round's (carried in the sealed state).
+  std::optional<json> input_response(const std::string& key) const;
+  /// The `state` of the input_required this request answers (an empty
+  /// object on a first round).
+  const json& request_state() const;
   /// `params._meta` of the request (may be null).
   const json& meta() const;
   const std::string& session_id() const;

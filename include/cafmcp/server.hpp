@@ -30,6 +30,7 @@ struct server_stats {
   std::size_t server_restarts = 0;   // supervisor restarts of the server actor
   std::size_t notifier_restarts = 0; // ... of the change notifier
   std::size_t draining_sessions = 0; // input ended, answering requests in flight
+  std::size_t listeners = 0;         // open subscriptions/listen streams (2026-07-28)
 };
 
 class server {

@@ -65,6 +65,19 @@ struct server_options {
   /// already sent may still run and be answered before the session closes.
   std::chrono::milliseconds drain_timeout = std::chrono::seconds(30);
 
+  /// 2026-07-28 caching hints (`ttlMs`, `cacheScope`) on stateless results:
+  /// `lists` for server/discover and every */list, `reads` for resources/read.
+  struct cache_hint {
+    std::chrono::milliseconds ttl{0}; // 0: stale at once
+    bool shared = false;              // "public" (any cache) or "private"
+  };
+  cache_hint list_cache;
+  cache_hint read_cache;
+  /// 2026-07-28 `subscriptions/listen` streams open at once (whole process),
+  /// and resource URIs one stream may name. Over either: -32602 saying so.
+  std::size_t max_listeners = 10000;
+  std::size_t max_uris_per_listener = 1000;
+
   /// CAF scheduler threads (0: CAF's default, one per core).
   std::size_t scheduler_threads = 0;
 

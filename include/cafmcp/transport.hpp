@@ -44,6 +44,10 @@ public:
   virtual void close() = 0;
   /// OpenTelemetry's `network.transport` ("pipe", "tcp"), or null.
   virtual const char* network_transport() const { return nullptr; }
+  /// True when this connection carries one stateless request only (an HTTP
+  /// POST outside any session): it is served by the stateless revision's
+  /// rules even when its `_meta` is missing.
+  virtual bool stateless() const { return false; }
 };
 
 /// Implemented by the core; held by the transport for one client connection.

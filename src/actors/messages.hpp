@@ -17,6 +17,7 @@
 #include "cafmcp/transport.hpp"
 #include "protocol/change.hpp"
 #include "protocol/dispatch.hpp"
+#include "protocol/listen.hpp"
 #include "protocol/mutation.hpp"
 
 namespace cafmcp::actors {
@@ -40,6 +41,8 @@ using mutate_atom = caf::atom_constant<caf::atom("mutate")>;
 using ready_atom = caf::atom_constant<caf::atom("ready")>;
 using release_atom = caf::atom_constant<caf::atom("release")>;
 using finish_atom = caf::atom_constant<caf::atom("finish")>;
+using listen_atom = caf::atom_constant<caf::atom("listen")>;
+using unlisten_atom = caf::atom_constant<caf::atom("unlisten")>;
 
 /// A server->client request made by a handler (sampling, elicitation...).
 struct client_ask {
@@ -74,6 +77,9 @@ struct session_env {
   std::string protocol_version;
   json client_capabilities;
   std::shared_ptr<std::atomic<int>> log_level; // the session's current level
+  // A 2026-07-28 request: client facts came from its `_meta`, and asking
+  // the client means answering input_required (no server->client request).
+  bool stateless = false;
 };
 
 /// One request forwarded by a session to the server actor.
@@ -84,6 +90,16 @@ struct call {
   std::shared_ptr<const session_env> env;
   std::shared_ptr<std::atomic<bool>> cancelled;
   trace_context trace; // the request span's context
+  // Stateless multi-round-trip: the verified requestState of this retry
+  // (null on a first round).
+  json request_state;
+};
+
+/// A `subscriptions/listen` stream opened by a session (2026-07-28).
+struct listen_request {
+  session_link link;
+  std::string key; // the listen request's id as jsonrpc::to_key text
+  protocol::listen_filter filter; // already the honoured subset
 };
 
 /// A registry mutation from the public API.
@@ -103,6 +119,8 @@ using notifier_actor = caf::typed_actor<
   caf::replies_to<unsub_atom, session_actor, std::string>::with<protocol::outcome>,
   caf::reacts_to<change_atom, protocol::change, trace_context>,
   caf::reacts_to<updated_atom, std::string, trace_context>,
+  caf::replies_to<listen_atom, listen_request>::with<protocol::outcome>, // acks on the stream
+  caf::reacts_to<unlisten_atom, session_actor, std::string>,   // the stream ended
   caf::replies_to<stats_atom>::with<server_stats>>;
 
 /// The server actor: owns the registry.
@@ -124,4 +142,5 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::server_stats)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::client_ask)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::session_link)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::call)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::listen_request)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::mutation)

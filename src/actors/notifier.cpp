@@ -6,9 +6,40 @@
 namespace cafmcp::actors {
 namespace {
 
+constexpr std::uint64_t listener_bit = std::uint64_t{1} << 63;
+
+void drop_listener(notifier_state& st, std::uint64_t lid) {
+  st.index.drop(lid);
+  st.listeners.erase(lid);
+}
+
 void forget(notifier_state& st, std::uint64_t id) {
   st.index.drop(id);
   st.sessions.erase(id);
+  auto [from, to] = st.listeners_of_session.equal_range(id);
+  for (auto it = from; it != to; ++it)
+    drop_listener(st, it->second);
+  st.listeners_of_session.erase(from, to);
+}
+
+// Ends a listen stream: removes it and forgets it as its session's.
+void unlisten(notifier_state& st, std::uint64_t session, const std::string& key) {
+  auto [from, to] = st.listeners_of_session.equal_range(session);
+  for (auto it = from; it != to; ++it)
+    if (auto l = st.listeners.find(it->second); l != st.listeners.end() && l->second.req.key == key) {
+      drop_listener(st, it->second);
+      st.listeners_of_session.erase(it);
+      return;
+    }
+}
+
+// A listener's copy: the once-serialized notification with its
+// subscription id spliced in (no JSON work per listener).
+void deliver(notifier_actor::pointer self, notifier_state::listener& l,
+             const protocol::spliced_notification& n) {
+  auto f = std::make_shared<const std::string>(n.with(l.req.key));
+  if (!l.req.link.out->send(std::move(f), routing{l.req.key, false}))
+    self->send(l.req.link.handle, close_atom::value);
 }
 
 struct broadcast_facts {
@@ -28,14 +59,23 @@ void deliver(notifier_actor::pointer self, notifier_state::member& m, const fram
 // `_meta`, so a client can continue the trace) and hands the same buffer
 // to every target.
 void broadcast(notifier_actor::pointer self, runtime& rt, json message, const broadcast_facts& facts,
-               const trace_context& parent, const std::vector<notifier_state::member*>& targets) {
+               const trace_context& parent, const std::vector<notifier_state::member*>& targets,
+               const std::vector<notifier_state::listener*>& listeners = {}) {
   auto& st = *rt.notifier_data;
   auto span = start_span(rt.tracing(), "broadcast " + std::string(facts.method), span_kind::internal, parent);
   auto ctx = span ? span->context() : parent;
   if (span)
     protocol::inject_trace_context(message, ctx);
-  auto f = std::make_shared<const std::string>(message.dump());
   ++st.broadcasts;
+  if (!listeners.empty()) {
+    auto spliced = protocol::splice_subscription_id(message);
+    for (auto* l : listeners)
+      deliver(self, *l, spliced);
+    st.deliveries += listeners.size();
+  }
+  if (targets.empty())
+    return;
+  auto f = std::make_shared<const std::string>(message.dump());
   // A span around each send (the server is the CLIENT side of a
   // notification in the semantic conventions), recorded as a group.
   std::unique_ptr<send_span_group> sends;
@@ -111,24 +151,60 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
       for (auto& [id, m] : rt->notifier_data->sessions)
         if (m.active)
           targets.push_back(&m);
+      std::vector<notifier_state::listener*> listeners;
+      for (auto& [id, l] : rt->notifier_data->listeners)
+        if (l.req.filter.wants(c.kind))
+          listeners.push_back(&l);
       bool by_uri = c.kind == protocol::item_kind::resource
                     || c.kind == protocol::item_kind::resource_template;
       broadcast(self, *rt, protocol::list_changed_notification(c, rt->options->list_changed_metadata),
                 {protocol::list_changed_method(c.kind), by_uri ? c.key : std::string(),
                  std::string(protocol::to_string(c.op))},
-                trace, targets);
+                trace, targets, listeners);
     },
     [self, rt](updated_atom, std::string& uri, trace_context& trace) {
       auto& st = *rt->notifier_data;
       std::vector<notifier_state::member*> targets;
-      for (auto id : st.index.subscribers_of(uri))
-        if (auto it = st.sessions.find(id); it != st.sessions.end() && it->second.active)
+      std::vector<notifier_state::listener*> listeners;
+      for (auto id : st.index.subscribers_of(uri)) {
+        if (id & listener_bit) {
+          if (auto it = st.listeners.find(id); it != st.listeners.end())
+            listeners.push_back(&it->second);
+        } else if (auto it = st.sessions.find(id); it != st.sessions.end() && it->second.active) {
           targets.push_back(&it->second);
-      if (targets.empty())
+        }
+      }
+      if (targets.empty() && listeners.empty())
         return;
       broadcast(self, *rt, protocol::resource_updated_notification(uri),
-                {"notifications/resources/updated", uri, {}}, trace, targets);
+                {"notifications/resources/updated", uri, {}}, trace, targets, listeners);
     },
+    [rt](listen_atom, listen_request& req) -> protocol::outcome {
+      auto& st = *rt->notifier_data;
+      auto limit = rt->options->max_listeners;
+      if (st.listeners.size() >= limit)
+        return jsonrpc::error{jsonrpc::code::invalid_params,
+                              "subscriptions/listen: listener limit reached (" + std::to_string(limit)
+                                + " per server); retry later",
+                              json{{"limit", limit}}};
+      auto session = req.link.handle.id();
+      if (!st.sessions.count(session))
+        return jsonrpc::error{jsonrpc::code::internal_error, "session is closing", std::nullopt};
+      auto lid = listener_bit | ++st.next_listener;
+      for (auto& uri : req.filter.uris)
+        st.index.subscribe(lid, uri, false, rt->options->max_uris_per_listener);
+      // The acknowledgement is the stream's first message: sent from here,
+      // before this listener can be a target of any broadcast.
+      auto ack = protocol::listen_acknowledgement(req.filter, json::parse(req.key));
+      if (!req.link.out->send(std::make_shared<const std::string>(ack.dump()), routing{req.key, false})) {
+        st.index.drop(lid);
+        return jsonrpc::error{jsonrpc::code::internal_error, "connection gone", std::nullopt};
+      }
+      st.listeners_of_session.emplace(session, lid);
+      st.listeners.emplace(lid, notifier_state::listener{std::move(req), session});
+      return json::object();
+    },
+    [rt](unlisten_atom, session_actor& s, std::string& key) { unlisten(*rt->notifier_data, s.id(), key); },
     [rt](stats_atom) -> server_stats {
       auto& st = *rt->notifier_data;
       server_stats s;
@@ -141,6 +217,7 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
       s.server_restarts = rt->server_restarts.load();
       s.notifier_restarts = rt->notifier_restarts.load();
       s.draining_sessions = rt->draining_sessions.load();
+      s.listeners = st.listeners.size();
       return s;
     },
   };

@@ -19,6 +19,15 @@ struct notifier_state {
     bool active = false; // saw `initialized`: notifications may flow
   };
   std::unordered_map<std::uint64_t, member> sessions; // by actor id
+  // subscriptions/listen streams (2026-07-28), subscribers of the same
+  // index under ids with the top bit set (session ids never have it).
+  struct listener {
+    listen_request req;
+    std::uint64_t session; // the actor id of the session that opened it
+  };
+  std::unordered_map<std::uint64_t, listener> listeners;
+  std::unordered_multimap<std::uint64_t, std::uint64_t> listeners_of_session;
+  std::uint64_t next_listener = 0;
   protocol::subscription_index index;
   std::size_t broadcasts = 0;
   std::size_t deliveries = 0;

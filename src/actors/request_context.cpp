@@ -13,7 +13,34 @@ request_context::impl::impl(actors::call c, std::chrono::milliseconds timeout)
         it != meta.end() && (it->is_string() || it->is_number_integer()))
       progress_token = *it;
   }
+  if (call.env->stateless) {
+    if (call.request_state.is_object()) {
+      if (auto a = call.request_state.find("answers"); a != call.request_state.end() && a->is_object())
+        answers = *a;
+      if (auto h = call.request_state.find("state"); h != call.request_state.end() && !h->is_null())
+        handler_state = *h;
+    }
+    if (call.params.is_object())
+      if (auto r = call.params.find("inputResponses"); r != call.params.end() && r->is_object())
+        for (auto& [k, v] : r->items())
+          answers[k] = v;
+  }
 }
+
+namespace {
+
+// The client capability a server->client method needs.
+std::string_view capability_for(std::string_view method) {
+  if (method.rfind("sampling/", 0) == 0)
+    return "sampling";
+  if (method.rfind("elicitation/", 0) == 0)
+    return "elicitation";
+  if (method.rfind("roots/", 0) == 0)
+    return "roots";
+  return {};
+}
+
+} // namespace
 
 void request_context::impl::emit(const json& notification) const {
   caf::anon_send(call.env->session, actors::emit_atom::value, call.key,
@@ -54,6 +81,15 @@ bool request_context::cancelled() const { return impl_->call.cancelled->load(); 
 json request_context::request(std::string method, json params, std::chrono::milliseconds timeout) {
   static std::atomic<std::uint64_t> next_id{0};
   auto& d = *impl_;
+  if (d.call.env->stateless) {
+    if (auto cap = capability_for(method); !cap.empty())
+      require_client_capability(cap);
+    auto key = "cafmcp-" + std::to_string(d.inputs_asked++);
+    if (auto answer = input_response(key))
+      return *answer;
+    throw input_required{json{{key, {{"method", std::move(method)}, {"params", std::move(params)}}}},
+                         d.handler_state};
+  }
   if (d.call.cancelled->load())
     throw client_request_error(jsonrpc::code::internal_error, "request was cancelled");
   actors::client_ask ask;
@@ -87,6 +123,25 @@ void request_context::release_stream() {
 const json& request_context::client_capabilities() const {
   return impl_->call.env->client_capabilities;
 }
+void request_context::require_client_capability(std::string_view name) const {
+  const auto& caps = impl_->call.env->client_capabilities;
+  if (caps.is_object() && caps.contains(name))
+    return;
+  throw request_refused{jsonrpc::code::missing_client_capability,
+                        "Missing required client capability: " + std::string(name),
+                        json{{"requiredCapabilities", {{std::string(name), json::object()}}}}};
+}
+
+bool request_context::stateless() const { return impl_->call.env->stateless; }
+
+std::optional<json> request_context::input_response(const std::string& key) const {
+  if (auto it = impl_->answers.find(key); it != impl_->answers.end())
+    return *it;
+  return std::nullopt;
+}
+
+const json& request_context::request_state() const { return impl_->handler_state; }
+
 const json& request_context::meta() const { return impl_->meta; }
 const std::string& request_context::session_id() const { return impl_->call.env->session_id; }
 

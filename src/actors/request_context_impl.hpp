@@ -19,6 +19,11 @@ public:
   std::optional<double> last_progress;
   json meta;
   std::chrono::milliseconds default_timeout;
+  // Stateless multi-round-trip: every answer the client gave so far, the
+  // handler's state from the last round, and how many inputs it asked for.
+  json answers = json::object();
+  json handler_state = json::object();
+  std::uint64_t inputs_asked = 0;
 
   void emit(const json& notification) const;
 };

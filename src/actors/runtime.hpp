@@ -10,6 +10,7 @@
 #include "actors/notifier.hpp"
 #include "actors/worker_pool.hpp"
 #include "protocol/registry.hpp"
+#include "protocol/request_state.hpp"
 
 namespace cafmcp::actors {
 
@@ -28,6 +29,8 @@ struct runtime {
   std::atomic<std::size_t> notifier_restarts{0};
   std::atomic<std::uint64_t> next_session{0};
   std::atomic<std::size_t> draining_sessions{0};
+  // Seals 2026-07-28 requestState; its key never leaves this process.
+  const protocol::request_state_seal request_state = protocol::request_state_seal::with_random_key();
 
   server_actor server() const;
   notifier_actor notifier() const;

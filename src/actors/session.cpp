@@ -2,6 +2,8 @@
 
 #include "actors/runtime.hpp"
 #include "protocol/request_span.hpp"
+#include "cafmcp/protocol_version.hpp"
+#include "protocol/stateless.hpp"
 
 namespace cafmcp::actors {
 namespace {
@@ -70,8 +72,23 @@ void end_span(self_ptr self, const std::string& key, const protocol::outcome& ou
   }
 }
 
-void answer(self_ptr self, const jsonrpc::request_id& id, const protocol::outcome& out) {
+// A stateless request's answer in its revision's shape.
+protocol::outcome finish_stateless(self_ptr self, const std::string& key, protocol::outcome out) {
+  auto& st = self->state;
+  auto it = st.stateless.find(key);
+  if (it == st.stateless.end())
+    return out;
+  if (auto* result = std::get_if<json>(&out))
+    protocol::finish_stateless_result(it->second, *result, *st.rt->options);
+  else
+    out = protocol::stateless_error(std::get<jsonrpc::error>(std::move(out)));
+  st.stateless.erase(it);
+  return out;
+}
+
+void answer(self_ptr self, const jsonrpc::request_id& id, protocol::outcome out) {
   auto key = jsonrpc::to_key(id);
+  out = finish_stateless(self, key, std::move(out));
   end_span(self, key, out);
   std::string text = std::holds_alternative<json>(out)
                        ? jsonrpc::serialize_result(id, std::get<json>(out))
@@ -83,6 +100,7 @@ void fail(self_ptr self, const std::optional<jsonrpc::request_id>& id, jsonrpc::
   routing where;
   if (id) {
     where = routing{jsonrpc::to_key(*id), true};
+    err = std::get<jsonrpc::error>(finish_stateless(self, *where.request_key, std::move(err)));
     end_span(self, *where.request_key, err);
   }
   send_frame(self, std::make_shared<const std::string>(jsonrpc::serialize_error(id, err)), where);
@@ -189,7 +207,8 @@ void subscribe(self_ptr self, const jsonrpc::request& req, bool on) {
     .then(reply, broken);
 }
 
-void forward(self_ptr self, jsonrpc::request& req, const std::string& key) {
+void forward(self_ptr self, jsonrpc::request& req, const std::string& key,
+             std::shared_ptr<const session_env> env, json request_state = nullptr) {
   auto& st = self->state;
   if (st.calls.size() >= st.rt->options->max_concurrent_calls_per_session)
     return fail(self, req.id, error_of(jsonrpc::code::internal_error,
@@ -204,8 +223,76 @@ void forward(self_ptr self, jsonrpc::request& req, const std::string& key) {
     trace = it->second->context();
   else
     trace = protocol::trace_context_from_meta(req.params.value_or(json::object()));
-  call c{key, std::move(req.method), req.params.value_or(json::object()), st.env, flag, std::move(trace)};
+  call c{key, std::move(req.method), req.params.value_or(json::object()), std::move(env), flag,
+         std::move(trace), std::move(request_state)};
   self->send(current_server(self), rpc_atom::value, std::move(c));
+}
+
+// A subscriptions/listen stream: registered with the notifier, which sends
+// the acknowledgement first; the request stays open until the client
+// cancels it or leaves.
+void listen(self_ptr self, const jsonrpc::request& req, const std::string& key) {
+  auto& st = self->state;
+  const auto& opts = *st.rt->options;
+  auto parsed = protocol::read_listen_filter(req.params.value_or(json::object()), opts.max_uris_per_listener);
+  if (auto* err = std::get_if<jsonrpc::error>(&parsed))
+    return fail(self, req.id, *err);
+  auto filter = std::get<protocol::listen_filter>(std::move(parsed));
+  // Honour only what this server offers.
+  if (!opts.subscriptions)
+    filter.uris.clear();
+  else if (opts.subscribable)
+    std::erase_if(filter.uris, [&](const std::string& u) { return !opts.subscribable(u); });
+  st.listens.insert(key);
+  self->request(st.rt->notifier(), ask_timeout, listen_atom::value,
+                listen_request{session_link{handle_of(self), st.out, st.id}, key, std::move(filter)})
+    .then(
+      [self, id = req.id, key](protocol::outcome& out) {
+        if (auto* err = std::get_if<jsonrpc::error>(&out)) {
+          self->state.listens.erase(key);
+          fail(self, id, *err);
+        }
+      },
+      [self, id = req.id, key](caf::error& e) {
+        self->state.listens.erase(key);
+        fail(self, id, error_of(jsonrpc::code::internal_error, self->system().render(e)));
+      });
+}
+
+// 2026-07-28: no session state; the client's facts come from `_meta`.
+void serve_stateless(self_ptr self, jsonrpc::request& req, const std::string& key) {
+  auto& st = self->state;
+  st.stateless[key] = req.method;
+  const json params = req.params.value_or(json::object());
+  auto meta = protocol::read_request_meta(params);
+  if (auto* err = std::get_if<jsonrpc::error>(&meta))
+    return fail(self, req.id, *err);
+  if (protocol::removed_in_stateless(req.method))
+    return fail(self, req.id, error_of(jsonrpc::code::method_not_found,
+                                       "Method not found: " + req.method + " is not part of protocol "
+                                         + std::string(stateless_protocol_version)));
+  if (req.method == "subscriptions/listen")
+    return listen(self, req, key);
+  auto& m = std::get<protocol::request_meta>(meta);
+  auto env = std::make_shared<session_env>();
+  env->session = handle_of(self);
+  env->session_id = st.id;
+  env->protocol_version = m.protocol_version;
+  env->client_capabilities = std::move(m.client_capabilities);
+  // No `_meta` log level: no log messages at all.
+  env->log_level = std::make_shared<std::atomic<int>>(
+    m.level ? static_cast<int>(*m.level) : static_cast<int>(log_level::emergency) + 1);
+  env->stateless = true;
+  json state;
+  if (auto it = params.find("requestState"); it != params.end()) {
+    auto opened = it->is_string() ? st.rt->request_state.open(it->get<std::string>()) : std::nullopt;
+    if (!opened)
+      return fail(self, req.id, error_of(jsonrpc::code::invalid_params,
+                                         "requestState integrity check failed: it was not issued "
+                                         "by this server or was altered"));
+    state = std::move(*opened);
+  }
+  forward(self, req, key, std::move(env), std::move(state));
 }
 
 void on_request(self_ptr self, jsonrpc::request& req) {
@@ -218,6 +305,9 @@ void on_request(self_ptr self, jsonrpc::request& req) {
     if (auto s = protocol::start_request_span(
           t, req, {st.id, st.env ? st.env->protocol_version : std::string(), st.out->network_transport()}))
       st.spans[key] = std::move(s);
+  if (st.out->stateless() || req.method == "server/discover"
+      || (req.params && protocol::is_stateless_request(*req.params)))
+    return serve_stateless(self, req, key);
   if (auto err = protocol::admit_request(st.phase, req.method))
     return fail(self, req.id, *err);
   if (req.method == "ping")
@@ -230,7 +320,7 @@ void on_request(self_ptr self, jsonrpc::request& req) {
     return subscribe(self, req, true);
   if (req.method == "resources/unsubscribe")
     return subscribe(self, req, false);
-  forward(self, req, key);
+  forward(self, req, key, st.env);
 }
 
 void on_notification(self_ptr self, const jsonrpc::notification& n) {
@@ -249,6 +339,12 @@ void on_notification(self_ptr self, const jsonrpc::notification& n) {
     if (!rid.is_number_integer() && !rid.is_string())
       return; // invalid cancellations are ignored, as the spec asks
     auto key = rid.dump(); // the same text jsonrpc::to_key gives
+    if (st.listens.erase(key)) { // a listen stream ends (stdio's way to close it)
+      self->send(st.rt->notifier(), unlisten_atom::value, handle_of(self), key);
+      if (!st.closed)
+        st.out->send(nullptr, routing{key, true});
+      return;
+    }
     if (auto it = st.calls.find(key); it != st.calls.end()) {
       it->second->store(true);
       st.calls.erase(it); // its result, if it still comes, is dropped

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "actors/messages.hpp"
 #include "protocol/lifecycle.hpp"
@@ -36,6 +37,11 @@ struct session_state {
   // pipelining client): activate as soon as it is.
   bool initialized_early = false;
   bool init_answered = false;
+  // Stateless (2026-07-28) requests in flight: key -> method, so their
+  // answers take that revision's shape.
+  std::unordered_map<std::string, std::string> stateless;
+  // Open subscriptions/listen streams, by the listen request's key.
+  std::unordered_set<std::string> listens;
 };
 
 session_actor::behavior_type session_behavior(session_actor::stateful_pointer<session_state> self,

@@ -11,6 +11,21 @@ trace_context& current_trace() {
   return ctx;
 }
 
+namespace {
+
+// 2026-07-28 multi-round-trip: the handler needs the client's input. Every
+// answer so far travels in the sealed requestState, so the retry (to any
+// process holding the key) sees them all.
+json input_required_result(const protocol::request_state_seal& seal, const request_context::impl& d,
+                           input_required& ir) {
+  json state = {{"answers", d.answers}, {"state", std::move(ir.state)}};
+  return {{"resultType", "input_required"},
+          {"inputRequests", std::move(ir.requests)},
+          {"requestState", seal.seal(state)}};
+}
+
+} // namespace
+
 void run_on_worker(runtime& rt, protocol::job job, call c) {
   auto timeout = rt.options->client_request_timeout;
   // Counted as a running actor, as the detached actor per call it replaces
@@ -18,16 +33,30 @@ void run_on_worker(runtime& rt, protocol::job job, call c) {
   auto& registry = rt.system.registry();
   registry.inc_running();
   auto work = std::make_shared<std::pair<protocol::job, call>>(std::move(job), std::move(c));
-  rt.workers->run([work = std::move(work), timeout, &registry]() mutable {
+  rt.workers->run([seal = rt.request_state, work = std::move(work), timeout, &registry]() mutable {
     {
       auto& [job, c] = *work;
       auto session = c.env->session;
       auto key = c.key;
+      // Only these may answer input_required (SEP-2322).
+      bool may_ask = c.env->stateless
+                     && (c.method == "tools/call" || c.method == "prompts/get" || c.method == "resources/read");
       trace_scope scope(c.trace);
-      request_context ctx(std::make_shared<request_context::impl>(std::move(c), timeout));
+      auto impl = std::make_shared<request_context::impl>(std::move(c), timeout);
+      request_context ctx(impl);
       protocol::outcome result;
       try {
         result = job(ctx);
+      } catch (input_required& ir) {
+        if (may_ask)
+          result = input_required_result(seal, *impl, ir);
+        else
+          result = jsonrpc::error{jsonrpc::code::internal_error,
+                                  "input_required answers only 2026-07-28 tools/call, prompts/get "
+                                  "and resources/read",
+                                  std::nullopt};
+      } catch (request_refused& r) {
+        result = jsonrpc::error{r.code, std::move(r.message), std::move(r.data)};
       } catch (const std::exception& e) {
         result = jsonrpc::error{jsonrpc::code::internal_error, e.what(), std::nullopt};
       }

@@ -1,6 +1,7 @@
 #include "protocol/dispatch.hpp"
 
 #include "protocol/pagination.hpp"
+#include "protocol/stateless.hpp"
 
 namespace cafmcp::protocol {
 namespace {
@@ -220,6 +221,8 @@ dispatch_result dispatch(const registry& reg, const server_options& opts,
     return get_prompt(reg, params);
   if (method == "completion/complete")
     return complete(reg, opts, params);
+  if (method == "server/discover") // only stateless requests get here
+    return outcome{discover_result(opts, reg)};
   return outcome{jsonrpc::error{jsonrpc::code::method_not_found,
                                 "Method not found: " + std::string(method), std::nullopt}};
 }

@@ -6,7 +6,8 @@
 
 namespace cafmcp::http {
 
-http_session::http_session(std::string id, transport_state& st) : id_(std::move(id)), st_(st) {
+http_session::http_session(std::string id, transport_state& st, bool stateless)
+  : id_(std::move(id)), st_(st), stateless_(stateless) {
   new_stream(0);
 }
 
@@ -36,6 +37,13 @@ void http_session::post_request(const std::shared_ptr<http_conn>& c, std::string
                                 std::string body, bool initialize) {
   touch();
   pending_[key] = pending{c, 0, initialize};
+  if (stateless_) { // the client leaving ends its request (and a listen stream)
+    std::weak_ptr<http_session> weak = shared_from_this();
+    c->on_close = [weak] {
+      if (auto self = weak.lock())
+        self->end();
+    };
+  }
   core_->receive(std::move(body));
 }
 
@@ -64,7 +72,7 @@ void http_session::answer_json(pending& p, const frame& f) {
       return;
     }
   }
-  c->respond(200, "application/json", headers(), f);
+  c->respond(stateless_ ? stateless_answer_status(*f) : 200, "application/json", headers(), f);
 }
 
 void http_session::route(const frame& f, const routing& where) {
@@ -91,12 +99,16 @@ void http_session::route(const frame& f, const routing& where) {
     else if (p.conn && p.conn->open())
       p.conn->respond(202, {}, headers(), nullptr);
     pending_.erase(it);
+    if (stateless_)
+      end();
     return;
   }
   if (p.stream == 0) {
     if (where.final_response) { // the only message: plain JSON
       answer_json(p, f);
       pending_.erase(it);
+      if (stateless_)
+        end();
       return;
     }
     start_stream(p); // a related message comes first: the answer becomes SSE
@@ -106,6 +118,8 @@ void http_session::route(const frame& f, const routing& where) {
   if (where.final_response) {
     finish(p.stream);
     pending_.erase(it);
+    if (stateless_)
+      end();
   }
 }
 
@@ -217,7 +231,8 @@ void http_session::end() {
     if (p.conn)
       p.conn->drop();
   pending_.clear();
-  st_.forget(id_);
+  if (!stateless_)
+    st_.forget(id_);
 }
 
 bool http_session::idle_since(std::chrono::steady_clock::time_point t) const {

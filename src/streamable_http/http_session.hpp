@@ -24,12 +24,15 @@ struct transport_state;
 
 class http_session : public outbound, public std::enable_shared_from_this<http_session> {
 public:
-  http_session(std::string id, transport_state& st);
+  /// `stateless`: one 2026-07-28 request outside any session; it ends with
+  /// that request's answer or its connection.
+  http_session(std::string id, transport_state& st, bool stateless = false);
 
   // -- from actor threads ------------------------------------------------
   bool send(frame message, const routing& where) override;
   void close() override;
   const char* network_transport() const override { return "tcp"; }
+  bool stateless() const override { return stateless_; }
 
   // -- on the event loop -------------------------------------------------
   void attach(std::shared_ptr<connection> core) { core_ = std::move(core); }
@@ -53,7 +56,7 @@ public:
   void keep_alive(std::chrono::steady_clock::time_point older_than);
   /// Forgets request streams that ended before `older_than`.
   void expire(std::chrono::steady_clock::time_point older_than);
-  std::string headers() const { return "Mcp-Session-Id: " + id_ + "\r\n"; }
+  std::string headers() const { return stateless_ ? std::string() : "Mcp-Session-Id: " + id_ + "\r\n"; }
 
 private:
   struct stream {
@@ -84,6 +87,7 @@ private:
 
   std::string id_;
   transport_state& st_;
+  bool stateless_ = false;
   std::shared_ptr<connection> core_;
   std::map<std::uint64_t, stream> streams_; // 0: the standalone GET stream
   std::unordered_map<std::string, pending> pending_;

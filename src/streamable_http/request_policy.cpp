@@ -116,9 +116,106 @@ std::optional<rejection> request_policy::check(const request_facts& r) const {
   }
   if (r.method == "GET" && !accepts("text/event-stream"))
     return rejection{406, "Not acceptable: GET needs Accept: text/event-stream"};
-  if (r.protocol_version && !is_supported_protocol_version(*r.protocol_version))
+  // A POST's version is judged once its body is read (a stateless request
+  // gets the revision's own error, with its id).
+  if (r.method != "POST" && r.protocol_version && !is_supported_protocol_version(*r.protocol_version))
     return rejection{400, "Unsupported MCP-Protocol-Version: " + std::string(*r.protocol_version)};
   return std::nullopt;
+}
+
+bool is_stateless_post(bool has_session_id, std::optional<std::string_view> protocol_version) {
+  // An initialize naming a stateless version is such a request too (and is
+  // refused there: the revision has no initialize).
+  return !has_session_id && protocol_version && !is_supported_protocol_version(*protocol_version);
+}
+
+namespace {
+
+std::optional<std::string> decode_base64(std::string_view in) {
+  static constexpr std::string_view alphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  unsigned v = 0;
+  int bits = 0;
+  for (char c : in) {
+    if (c == '=')
+      break;
+    auto pos = alphabet.find(c);
+    if (pos == std::string_view::npos)
+      return std::nullopt;
+    v = (v << 6) | static_cast<unsigned>(pos);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((v >> bits) & 0xff));
+    }
+  }
+  return out;
+}
+
+// `=?base64?...?=` carries values a header cannot hold as they are.
+std::optional<std::string> header_value(std::string_view v) {
+  constexpr std::string_view open = "=?base64?", close = "?=";
+  if (v.size() >= open.size() + close.size() && v.substr(0, open.size()) == open
+      && v.substr(v.size() - close.size()) == close)
+    return decode_base64(v.substr(open.size(), v.size() - open.size() - close.size()));
+  return std::string(v);
+}
+
+rejection mismatch(std::string message) {
+  return rejection{400, "Header mismatch: " + std::move(message), jsonrpc::code::header_mismatch};
+}
+
+} // namespace
+
+std::optional<rejection> check_mirrored_headers(const mirrored_headers& h, const jsonrpc::request& req) {
+  if (!h.protocol_version)
+    return mismatch("the MCP-Protocol-Version header is required");
+  const json* params = req.params && req.params->is_object() ? &*req.params : nullptr;
+  if (params && params->contains("_meta") && (*params)["_meta"].is_object()) {
+    const auto& meta = (*params)["_meta"];
+    auto v = meta.find("io.modelcontextprotocol/protocolVersion");
+    if (v != meta.end() && v->is_string() && v->get<std::string>() != *h.protocol_version)
+      return mismatch("MCP-Protocol-Version header value '" + std::string(*h.protocol_version)
+                      + "' does not match body value '" + v->get<std::string>() + "'");
+  }
+  if (!h.method)
+    return mismatch("the Mcp-Method header is required");
+  if (*h.method != req.method)
+    return mismatch("Mcp-Method header value '" + std::string(*h.method)
+                    + "' does not match body value '" + req.method + "'");
+  const char* field = req.method == "tools/call" || req.method == "prompts/get" ? "name"
+                      : req.method == "resources/read"                           ? "uri"
+                                                                                 : nullptr;
+  if (!field)
+    return std::nullopt;
+  if (!h.name)
+    return mismatch(std::string("the Mcp-Name header is required for ") + req.method);
+  auto name = header_value(*h.name);
+  if (!name)
+    return mismatch("Mcp-Name header is not valid base64");
+  auto body = params && params->contains(field) && (*params)[field].is_string()
+                ? (*params)[field].get<std::string>()
+                : std::string();
+  if (*name != body)
+    return mismatch("Mcp-Name header value '" + *name + "' does not match body value '" + body + "'");
+  return std::nullopt;
+}
+
+int stateless_answer_status(std::string_view answer) {
+  auto reply = json::parse(answer, nullptr, false);
+  if (reply.is_discarded() || !reply.contains("error") || !reply["error"].is_object())
+    return 200;
+  auto code = reply["error"].value("code", 0);
+  switch (code) {
+    case jsonrpc::code::method_not_found: return 404;
+    case jsonrpc::code::invalid_request:
+    case jsonrpc::code::invalid_params:
+    case jsonrpc::code::header_mismatch:
+    case jsonrpc::code::missing_client_capability:
+    case jsonrpc::code::unsupported_protocol_version: return 400;
+    default: return 200;
+  }
 }
 
 } // namespace cafmcp::http

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cafmcp/json_rpc.hpp"
 #include "cafmcp/streamable_http.hpp"
 
 namespace cafmcp::http {
@@ -26,7 +27,30 @@ struct request_facts {
 struct rejection {
   int status;
   std::string message;
+  std::optional<int> code = std::nullopt; // JSON-RPC code of the body
 };
+
+/// The 2026-07-28 standard headers, which mirror body fields (SEP-2243).
+struct mirrored_headers {
+  std::optional<std::string_view> protocol_version; // MCP-Protocol-Version
+  std::optional<std::string_view> method;           // Mcp-Method
+  std::optional<std::string_view> name;             // Mcp-Name
+};
+
+/// A POST outside any session whose MCP-Protocol-Version is not one of the
+/// session-based revisions: served statelessly (2026-07-28; an unknown
+/// version is refused there with the versions we speak).
+bool is_stateless_post(bool has_session_id, std::optional<std::string_view> protocol_version);
+
+/// Stateless requests: the mirrored headers must be present and equal the
+/// body (Mcp-Name decoded from its `=?base64?...?=` form): 400 with
+/// HeaderMismatch (-32020) otherwise.
+std::optional<rejection> check_mirrored_headers(const mirrored_headers& h, const jsonrpc::request& req);
+
+/// The HTTP status of a stateless request's JSON answer: 404 for
+/// method-not-found, 400 for the request's own faults (invalid params,
+/// header mismatch, missing capability, unsupported version), else 200.
+int stateless_answer_status(std::string_view answer);
 
 struct request_policy {
   std::string path;

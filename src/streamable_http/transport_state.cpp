@@ -2,6 +2,7 @@
 
 #include <sys/random.h>
 
+#include "cafmcp/protocol_version.hpp"
 #include "streamable_http/http_session.hpp"
 
 namespace cafmcp::http {
@@ -41,6 +42,11 @@ void transport_state::reject(const std::shared_ptr<http_conn>& c, int status,
   if (!code)
     code = status == 400 ? jsonrpc::code::invalid_request : -32000;
   auto body = jsonrpc::serialize_error(id, {*code, message, std::nullopt});
+  send_rejection(c, status, std::move(body), headers);
+}
+
+void transport_state::send_rejection(const std::shared_ptr<http_conn>& c, int status, std::string body,
+                                     const std::string& headers) {
   std::string extra = headers;
   if (status == 401)
     extra += "WWW-Authenticate: Bearer\r\n";
@@ -110,8 +116,15 @@ void transport_state::post(const std::shared_ptr<http_conn>& c, request& req) {
   auto& msg = std::get<jsonrpc::message>(parsed);
   auto* req_msg = std::get_if<jsonrpc::request>(&msg);
   bool initialize = req_msg && req_msg->method == "initialize"; // the one method we know
+  auto version = header(req, "MCP-Protocol-Version");
+  bool has_session = header(req, "Mcp-Session-Id").has_value();
+  if (is_stateless_post(has_session, version))
+    return post_stateless(c, req, msg);
+  if (version && !is_supported_protocol_version(*version))
+    return reject(c, 400, "Unsupported MCP-Protocol-Version: " + std::string(*version),
+                  req_msg ? std::optional<jsonrpc::request_id>(req_msg->id) : std::nullopt);
   std::shared_ptr<http_session> session;
-  if (initialize && !header(req, "Mcp-Session-Id")) {
+  if (initialize && !has_session) {
     if (sessions.size() >= options.max_sessions)
       return reject(c, 503, "Too many sessions", req_msg->id);
     auto id = new_session_id();
@@ -132,6 +145,24 @@ void transport_state::post(const std::shared_ptr<http_conn>& c, request& req) {
     return session->post_request(c, jsonrpc::to_key(req_msg->id), std::move(body), initialize);
   session->post_other(std::move(body));
   c->respond(202, {}, session->headers(), nullptr);
+}
+
+// 2026-07-28: one request, no session. Its own short-lived session actor
+// serves it (a subscriptions/listen stream lives as long as its connection).
+void transport_state::post_stateless(const std::shared_ptr<http_conn>& c, request& req,
+                                     jsonrpc::message& msg) {
+  auto* req_msg = std::get_if<jsonrpc::request>(&msg);
+  if (!req_msg) { // a notification or response belongs to no request here
+    c->respond(202, {}, {}, nullptr);
+    return;
+  }
+  mirrored_headers h{header(req, "MCP-Protocol-Version"), header(req, "Mcp-Method"),
+                     header(req, "Mcp-Name")};
+  if (auto no = check_mirrored_headers(h, *req_msg))
+    return reject(c, no->status, no->message, req_msg->id, {}, no->code);
+  auto session = std::make_shared<http_session>(std::string(), *this, true);
+  session->attach(srv.connect(session));
+  session->post_request(c, jsonrpc::to_key(req_msg->id), std::move(req.body()), false);
 }
 
 } // namespace cafmcp::http

@@ -44,7 +44,10 @@ struct transport_state {
   void forget(const std::string& session_id);
 
 private:
+  void send_rejection(const std::shared_ptr<http_conn>& c, int status, std::string body,
+                      const std::string& headers);
   void post(const std::shared_ptr<http_conn>& c, request& req);
+  void post_stateless(const std::shared_ptr<http_conn>& c, request& req, jsonrpc::message& msg);
   std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, const request& req,
                                      bool required);
 };

@@ -38,7 +38,10 @@ TEST(RequestPolicy, EachRefusalHasItsStatus) {
   EXPECT_EQ(with([](auto& f) { f.method = "PUT"; }), 405);
   EXPECT_EQ(with([](auto& f) { f.accept = "application/json"; }), 406);
   EXPECT_EQ(with([](auto& f) { f.content_type = "text/plain"; }), 415);
-  EXPECT_EQ(with([](auto& f) { f.protocol_version = "1999-01-01"; }), 400);
+  // A POST's version is judged with its body (a stateless request gets its
+  // revision's error, with its id): see StatelessPolicy.
+  EXPECT_EQ(with([](auto& f) { f.method = "GET"; f.accept = "text/event-stream"; f.protocol_version = "1999-01-01"; }), 400);
+  EXPECT_EQ(with([](auto& f) { f.protocol_version = "1999-01-01"; }), 0);
   EXPECT_EQ(with([](auto& f) { f.protocol_version = "2025-03-26"; }), 0);
   EXPECT_EQ(with([](auto& f) { f.method = "GET"; f.accept = "application/json"; }), 406);
 }

@@ -1,0 +1,100 @@
+#include "protocol/listen.hpp"
+
+#include "protocol/stateless.hpp"
+
+namespace cafmcp::protocol {
+namespace {
+
+jsonrpc::error bad(std::string msg, std::optional<json> data = std::nullopt) {
+  return {jsonrpc::code::invalid_params, "subscriptions/listen: " + std::move(msg), std::move(data)};
+}
+
+// Stands in for the id while serializing; never produced by a real value
+// (control characters are escaped, so its dumped form is unambiguous).
+constexpr std::string_view placeholder = "\x01" "cafmcp-subscription-id" "\x01";
+
+} // namespace
+
+bool listen_filter::wants(item_kind k) const {
+  switch (k) {
+    case item_kind::tool: return tools;
+    case item_kind::prompt: return prompts;
+    case item_kind::resource:
+    case item_kind::resource_template: return resources;
+  }
+  return false;
+}
+
+std::variant<listen_filter, jsonrpc::error> read_listen_filter(const json& params,
+                                                               std::size_t max_uris) {
+  listen_filter f;
+  if (!params.is_object() || !params.contains("notifications"))
+    return f; // every field is optional: an empty filter is valid
+  const auto& n = params["notifications"];
+  if (!n.is_object())
+    return bad("notifications must be an object");
+  auto flag = [&](const char* name, bool& out) -> bool {
+    auto it = n.find(name);
+    if (it == n.end())
+      return true;
+    if (!it->is_boolean())
+      return false;
+    out = it->get<bool>();
+    return true;
+  };
+  if (!flag("toolsListChanged", f.tools) || !flag("promptsListChanged", f.prompts)
+      || !flag("resourcesListChanged", f.resources))
+    return bad("the *ListChanged fields must be booleans");
+  if (auto it = n.find("resourceSubscriptions"); it != n.end()) {
+    if (!it->is_array())
+      return bad("resourceSubscriptions must be an array of URIs");
+    if (it->size() > max_uris)
+      return bad("too many resourceSubscriptions (" + std::to_string(it->size()) + "; limit "
+                   + std::to_string(max_uris) + " per listener)",
+                 json{{"limit", max_uris}});
+    for (auto& u : *it) {
+      if (!u.is_string())
+        return bad("resourceSubscriptions must be an array of URIs");
+      f.uris.push_back(u.get<std::string>());
+    }
+  }
+  return f;
+}
+
+json listen_acknowledgement(const listen_filter& honoured, const json& id) {
+  json n = json::object();
+  if (honoured.tools)
+    n["toolsListChanged"] = true;
+  if (honoured.prompts)
+    n["promptsListChanged"] = true;
+  if (honoured.resources)
+    n["resourcesListChanged"] = true;
+  if (!honoured.uris.empty())
+    n["resourceSubscriptions"] = honoured.uris;
+  return {{"jsonrpc", "2.0"},
+          {"method", "notifications/subscriptions/acknowledged"},
+          {"params", {{"_meta", {{std::string(meta_subscription_id), id}}}, {"notifications", n}}}};
+}
+
+std::string spliced_notification::with(std::string_view id_json) const {
+  std::string out;
+  out.reserve(prefix.size() + id_json.size() + suffix.size());
+  out.append(prefix).append(id_json).append(suffix);
+  return out;
+}
+
+spliced_notification splice_subscription_id(json notification) {
+  auto& params = notification["params"];
+  if (!params.is_object())
+    params = json::object();
+  auto& meta = params["_meta"];
+  if (!meta.is_object())
+    meta = json::object();
+  meta[std::string(meta_subscription_id)] = std::string(placeholder);
+  auto text = notification.dump();
+  auto marker = json(std::string(placeholder)).dump(); // its quoted, escaped form
+  auto at = text.find(marker);
+  return {text.substr(0, at), text.substr(at + marker.size())};
+}
+
+} // namespace cafmcp::protocol

@@ -1,0 +1,106 @@
+#include "protocol/request_state.hpp"
+
+#include <sys/random.h>
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+namespace cafmcp::protocol {
+namespace {
+
+constexpr std::string_view b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+std::string base64url(std::string_view in) {
+  std::string out;
+  std::size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    unsigned v = (unsigned char)in[i] << 16 | (unsigned char)in[i + 1] << 8 | (unsigned char)in[i + 2];
+    for (int s = 18; s >= 0; s -= 6)
+      out.push_back(b64[(v >> s) & 63]);
+  }
+  if (i < in.size()) {
+    unsigned v = (unsigned char)in[i] << 16;
+    if (i + 1 < in.size())
+      v |= (unsigned char)in[i + 1] << 8;
+    out.push_back(b64[(v >> 18) & 63]);
+    out.push_back(b64[(v >> 12) & 63]);
+    if (i + 1 < in.size())
+      out.push_back(b64[(v >> 6) & 63]);
+  }
+  return out;
+}
+
+std::optional<std::string> from_base64url(std::string_view in) {
+  std::string out;
+  unsigned v = 0;
+  int bits = 0;
+  for (char c : in) {
+    auto pos = b64.find(c);
+    if (pos == std::string_view::npos)
+      return std::nullopt;
+    v = (v << 6) | static_cast<unsigned>(pos);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((v >> bits) & 0xff));
+    }
+  }
+  return out;
+}
+
+std::string hex(const unsigned char* p, std::size_t n) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) {
+    out.push_back(digits[p[i] >> 4]);
+    out.push_back(digits[p[i] & 15]);
+  }
+  return out;
+}
+
+std::string mac(const request_state_seal::key_bytes& key, std::string_view data) {
+  unsigned char out[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out, &len);
+  return hex(out, len);
+}
+
+} // namespace
+
+request_state_seal request_state_seal::with_random_key() {
+  key_bytes key{};
+  std::size_t got = 0;
+  while (got < key.size()) {
+    auto n = ::getrandom(key.data() + got, key.size() - got, 0);
+    if (n > 0)
+      got += static_cast<std::size_t>(n);
+  }
+  return request_state_seal(key);
+}
+
+std::string request_state_seal::seal(const json& state) const {
+  auto payload = base64url(state.dump());
+  return payload + "." + mac(key_, payload);
+}
+
+std::optional<json> request_state_seal::open(std::string_view sealed) const {
+  auto dot = sealed.rfind('.');
+  if (dot == std::string_view::npos)
+    return std::nullopt;
+  auto payload = sealed.substr(0, dot);
+  auto expected = mac(key_, payload);
+  auto given = sealed.substr(dot + 1);
+  if (given.size() != expected.size() || CRYPTO_memcmp(given.data(), expected.data(), given.size()) != 0)
+    return std::nullopt;
+  auto text = from_base64url(payload);
+  if (!text)
+    return std::nullopt;
+  auto j = json::parse(*text, nullptr, false);
+  if (j.is_discarded())
+    return std::nullopt;
+  return j;
+}
+
+} // namespace cafmcp::protocol
