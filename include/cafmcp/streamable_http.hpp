@@ -45,6 +45,9 @@ struct http_options {
   /// (its client is gone: killed, or never said DELETE).
   std::chrono::milliseconds session_idle_timeout{std::chrono::minutes(10)};
   std::size_t max_sessions = 100000;
+  /// 2026-07-28 requests (each outside any session) in flight at once, open
+  /// subscriptions/listen streams included; over it: 503.
+  std::size_t max_stateless_requests = 100000;
 };
 
 /// Counters for tests and health checks.

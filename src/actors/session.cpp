@@ -341,6 +341,9 @@ void on_notification(self_ptr self, const jsonrpc::notification& n) {
     auto key = rid.dump(); // the same text jsonrpc::to_key gives
     if (st.listens.erase(key)) { // a listen stream ends (stdio's way to close it)
       self->send(st.rt->notifier(), unlisten_atom::value, handle_of(self), key);
+      st.stateless.erase(key);
+      if (auto s = st.spans.find(key); s != st.spans.end())
+        st.spans.erase(s); // the stream ended as the client asked: not an error
       if (!st.closed)
         st.out->send(nullptr, routing{key, true});
       return;
@@ -348,6 +351,7 @@ void on_notification(self_ptr self, const jsonrpc::notification& n) {
     if (auto it = st.calls.find(key); it != st.calls.end()) {
       it->second->store(true);
       st.calls.erase(it); // its result, if it still comes, is dropped
+      st.stateless.erase(key);
       if (!st.closed) // no response will come: let the transport end the request
         st.out->send(nullptr, routing{key, true});
       if (auto s = st.spans.find(key); s != st.spans.end()) {

@@ -231,7 +231,9 @@ void http_session::end() {
     if (p.conn)
       p.conn->drop();
   pending_.clear();
-  if (!stateless_)
+  if (stateless_)
+    --st_.stateless_requests;
+  else
     st_.forget(id_);
 }
 

@@ -160,6 +160,11 @@ void transport_state::post_stateless(const std::shared_ptr<http_conn>& c, reques
                      header(req, "Mcp-Name")};
   if (auto no = check_mirrored_headers(h, *req_msg))
     return reject(c, no->status, no->message, req_msg->id, {}, no->code);
+  if (stateless_requests >= options.max_stateless_requests)
+    return reject(c, 503, "Too many stateless requests in flight (limit "
+                            + std::to_string(options.max_stateless_requests) + ")",
+                  req_msg->id);
+  ++stateless_requests; // until the request's session ends (http_session::end)
   auto session = std::make_shared<http_session>(std::string(), *this, true);
   session->attach(srv.connect(session));
   session->post_request(c, jsonrpc::to_key(req_msg->id), std::move(req.body()), false);

@@ -27,6 +27,7 @@ struct transport_state {
   std::atomic<std::size_t> open_streams{0};
   std::atomic<std::size_t> dropped_slow{0};
   std::atomic<std::size_t> session_count{0};
+  std::size_t stateless_requests = 0; // event loop only
 
   server& srv;
   http_options options;
