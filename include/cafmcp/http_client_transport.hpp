@@ -26,6 +26,11 @@ struct http_client_options {
   bool delete_on_close = true;
   /// Open the standalone GET stream on negotiated().
   bool open_get_stream = true;
+  /// MCP 2026-07-28's Streamable HTTP: every POST carries `Mcp-Method` and,
+  /// for tools/call, prompts/get and resources/read, `Mcp-Name` (params.name
+  /// or params.uri) mirroring its body. A header rule of that revision's
+  /// transport, so it lives here; off for 2025-11-25 servers.
+  bool method_headers = false;
   /// Reconnecting a dropped SSE stream: attempts in a row before giving up,
   /// and the backoff when the server sent no `retry:` (doubling per failed
   /// attempt up to max_backoff; the server's `retry:` is the base when sent).

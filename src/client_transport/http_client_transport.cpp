@@ -10,6 +10,8 @@
 // Requests do not hold the queue: a long tool call never delays a ping.
 #include "cafmcp/http_client_transport.hpp"
 
+#include "foundation/base64.hpp"
+
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -312,6 +314,8 @@ private:
     auto x = make_exchange(http::verb::post);
     x->req.set(http::field::content_type, "application/json");
     x->req.set(http::field::accept, "application/json, text/event-stream");
+    if (opts_.method_headers)
+      set_method_headers(*x, text);
     x->req.body() = std::move(text);
     x->req.prepare_payload();
     auto f = std::make_shared<follow>();
@@ -468,6 +472,25 @@ private:
       if (!ec && !closed_)
         open_get(f);
     });
+  }
+
+  // The 2026-07-28 headers mirror the body: Mcp-Method, and Mcp-Name in its
+  // base64 form when the value is not plain visible ASCII.
+  static void set_method_headers(exchange& x, const std::string& text) {
+    auto j = json::parse(text, nullptr, false);
+    if (!j.is_object() || !j.contains("method") || !j["method"].is_string())
+      return;
+    std::string method = j["method"];
+    x.req.set("Mcp-Method", method);
+    const char* field = method == "tools/call" || method == "prompts/get" ? "name"
+                        : method == "resources/read"                       ? "uri"
+                                                                           : nullptr;
+    auto params = j.find("params");
+    if (!field || params == j.end() || !params->is_object() || !(*params)[field].is_string())
+      return;
+    std::string name = (*params)[field];
+    bool plain = std::all_of(name.begin(), name.end(), [](char c) { return c >= 0x21 && c <= 0x7e; });
+    x.req.set("Mcp-Name", plain ? name : "=?base64?" + detail::base64_encode(name) + "?=");
   }
 
   // -- shared plumbing -------------------------------------------------------

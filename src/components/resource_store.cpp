@@ -2,6 +2,8 @@
 // resource_store is the API in front of it (each call one request).
 #include "cafmcp/resource_store.hpp"
 
+#include "foundation/base64.hpp"
+
 #include <list>
 #include <unordered_map>
 
@@ -56,24 +58,6 @@ std::string iso8601(std::chrono::system_clock::time_point t) {
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
                 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
   return buf;
-}
-
-std::string base64(const std::string& bytes) {
-  static const char* a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  std::size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    unsigned v = (unsigned char)bytes[i] << 16 | (unsigned char)bytes[i + 1] << 8 | (unsigned char)bytes[i + 2];
-    out += {a[v >> 18], a[v >> 12 & 63], a[v >> 6 & 63], a[v & 63]};
-  }
-  if (i + 1 == bytes.size()) {
-    unsigned v = (unsigned char)bytes[i] << 16;
-    out += {a[v >> 18], a[v >> 12 & 63], '=', '='};
-  } else if (i + 2 == bytes.size()) {
-    unsigned v = (unsigned char)bytes[i] << 16 | (unsigned char)bytes[i + 1] << 8;
-    out += {a[v >> 18], a[v >> 12 & 63], a[v >> 6 & 63], '='};
-  }
-  return out;
 }
 
 struct slot {
@@ -242,14 +226,14 @@ store_representation store_representation::packet(std::string t) {
 store_representation store_representation::text(std::string t) {
   return {std::move(t), "content", "", [](const store_entry& e, const std::string& uri) {
             if (e.binary)
-              return resource_contents::make_blob(uri, base64(e.content), e.mime_type);
+              return resource_contents::make_blob(uri, detail::base64_encode(e.content), e.mime_type);
             return resource_contents::make_text(uri, e.content, e.mime_type);
           }};
 }
 
 store_representation store_representation::blob(std::string t) {
   return {std::move(t), "blob", "", [](const store_entry& e, const std::string& uri) {
-            return resource_contents::make_blob(uri, base64(e.content), e.mime_type);
+            return resource_contents::make_blob(uri, detail::base64_encode(e.content), e.mime_type);
           }};
 }
 

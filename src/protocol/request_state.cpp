@@ -1,5 +1,7 @@
 #include "protocol/request_state.hpp"
 
+#include "foundation/base64.hpp"
+
 #include <sys/random.h>
 
 #include <openssl/crypto.h>
@@ -8,46 +10,6 @@
 
 namespace cafmcp::protocol {
 namespace {
-
-constexpr std::string_view b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-std::string base64url(std::string_view in) {
-  std::string out;
-  std::size_t i = 0;
-  for (; i + 2 < in.size(); i += 3) {
-    unsigned v = (unsigned char)in[i] << 16 | (unsigned char)in[i + 1] << 8 | (unsigned char)in[i + 2];
-    for (int s = 18; s >= 0; s -= 6)
-      out.push_back(b64[(v >> s) & 63]);
-  }
-  if (i < in.size()) {
-    unsigned v = (unsigned char)in[i] << 16;
-    if (i + 1 < in.size())
-      v |= (unsigned char)in[i + 1] << 8;
-    out.push_back(b64[(v >> 18) & 63]);
-    out.push_back(b64[(v >> 12) & 63]);
-    if (i + 1 < in.size())
-      out.push_back(b64[(v >> 6) & 63]);
-  }
-  return out;
-}
-
-std::optional<std::string> from_base64url(std::string_view in) {
-  std::string out;
-  unsigned v = 0;
-  int bits = 0;
-  for (char c : in) {
-    auto pos = b64.find(c);
-    if (pos == std::string_view::npos)
-      return std::nullopt;
-    v = (v << 6) | static_cast<unsigned>(pos);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((v >> bits) & 0xff));
-    }
-  }
-  return out;
-}
 
 std::string hex(const unsigned char* p, std::size_t n) {
   static const char* digits = "0123456789abcdef";
@@ -81,7 +43,7 @@ request_state_seal request_state_seal::with_random_key() {
 }
 
 std::string request_state_seal::seal(const json& state) const {
-  auto payload = base64url(state.dump());
+  auto payload = detail::base64_encode(state.dump(), detail::base64_alphabet::url);
   return payload + "." + mac(key_, payload);
 }
 
@@ -94,7 +56,7 @@ std::optional<json> request_state_seal::open(std::string_view sealed) const {
   auto given = sealed.substr(dot + 1);
   if (given.size() != expected.size() || CRYPTO_memcmp(given.data(), expected.data(), given.size()) != 0)
     return std::nullopt;
-  auto text = from_base64url(payload);
+  auto text = detail::base64_decode(payload, detail::base64_alphabet::url);
   if (!text)
     return std::nullopt;
   auto j = json::parse(*text, nullptr, false);

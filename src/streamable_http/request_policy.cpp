@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cafmcp/protocol_version.hpp"
+#include "foundation/base64.hpp"
 
 namespace cafmcp::http {
 namespace {
@@ -131,34 +132,12 @@ bool is_stateless_post(bool has_session_id, std::optional<std::string_view> prot
 
 namespace {
 
-std::optional<std::string> decode_base64(std::string_view in) {
-  static constexpr std::string_view alphabet =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  unsigned v = 0;
-  int bits = 0;
-  for (char c : in) {
-    if (c == '=')
-      break;
-    auto pos = alphabet.find(c);
-    if (pos == std::string_view::npos)
-      return std::nullopt;
-    v = (v << 6) | static_cast<unsigned>(pos);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((v >> bits) & 0xff));
-    }
-  }
-  return out;
-}
-
 // `=?base64?...?=` carries values a header cannot hold as they are.
 std::optional<std::string> header_value(std::string_view v) {
   constexpr std::string_view open = "=?base64?", close = "?=";
   if (v.size() >= open.size() + close.size() && v.substr(0, open.size()) == open
       && v.substr(v.size() - close.size()) == close)
-    return decode_base64(v.substr(open.size(), v.size() - open.size() - close.size()));
+    return detail::base64_decode(v.substr(open.size(), v.size() - open.size() - close.size()));
   return std::string(v);
 }
 
