@@ -22,6 +22,9 @@ int main(int argc, char** argv) {
   stdio->excludes(url);
   app.add_option("--header", headers, "an extra HTTP header \"Name: value\" (repeatable)");
   app.add_flag("--json", as_json, "print the report as JSON");
+  app.add_option("--protocol", opts.protocol,
+                 "2025-11-25: sessions, subscribe, GET stream; 2026-07-28: stateless requests and subscriptions/listen")
+    ->check(CLI::IsMember({"2025-11-25", "2026-07-28"}));
   app.add_flag("--server-stderr", opts.server_stderr, "stdio: pass the server's stderr through");
   app.add_option("--timeout-ms", timeout_ms, "how long an expected answer or notification may take")
     ->check(CLI::PositiveNumber);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cafmcp/client_transport.hpp"
+#include "cafmcp/json.hpp"
 
 namespace cafmcp {
 
@@ -54,6 +55,9 @@ public:
   /// reconnects at once with Last-Event-ID: what happens in between is what
   /// the server must replay. Deterministic, unlike racing a retry delay.
   virtual void pause_get_stream() = 0;
+  /// Closes the POST stream still open for request `id` (2026-07-28 ends a
+  /// `subscriptions/listen` this way); no error response follows for it.
+  virtual void end_request_stream(const json& id) = 0;
   virtual void resume_get_stream() = 0;
   /// SSE streams successfully resumed with Last-Event-ID so far.
   virtual int resumptions() const = 0;

@@ -18,6 +18,9 @@ inline constexpr const char* subscriptions = "2025-11-25 server/resources#subscr
 inline constexpr const char* resource_errors = "2025-11-25 server/resources#error-handling (-32002 resource not found)";
 inline constexpr const char* sessions = "2025-11-25 basic/transports#session-management, #multiple-connections";
 inline constexpr const char* resumability = "2025-11-25 basic/transports#resumability-and-redelivery";
+inline constexpr const char* discover = "2026-07-28 server/index (server/discover), basic/versioning";
+inline constexpr const char* listen = "2026-07-28 server/index (subscriptions/listen, notifications/subscriptions/acknowledged)";
+inline constexpr const char* stateless_errors = "2026-07-28 changelog (SEP-2164: resource not found is -32602)";
 inline constexpr const char* cafmcp_metadata = "cafmcp extension (not MCP): list_changed params.operation / _meta[\"io.cafmcp/change\"]";
 } // namespace spec
 
@@ -29,6 +32,8 @@ void check_list_changed(context& ctx);
 void check_subscriptions(context& ctx);
 void check_session_isolation(context& ctx);
 void check_resumption(context& ctx);
+/// 2026-07-28: discover, the stateless error rule, subscriptions/listen.
+void check_stateless(context& ctx);
 /// Over everything every session received: run these last.
 void check_notification_shape(context& ctx);
 void check_operation_metadata(context& ctx);

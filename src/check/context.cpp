@@ -1,5 +1,7 @@
 #include "check/context.hpp"
 
+#include <algorithm>
+
 #include <unistd.h>
 
 #include "cafmcp/stdio_client_transport.hpp"
@@ -25,6 +27,20 @@ std::unique_ptr<probe> context::open_probe(bool delete_on_close) {
   s.child_stderr = opts.server_stderr ? stdio_client_options::stderr_mode::inherit
                                       : stdio_client_options::stderr_mode::discard;
   return std::make_unique<probe>(make_stdio_client_transport(s), nullptr);
+}
+
+std::unique_ptr<probe> context::open_stateless_probe() {
+  if (!is_http())
+    return open_probe();
+  http_client_options h;
+  h.url = opts.url;
+  h.headers = opts.headers;
+  h.delete_on_close = false; // there is no session to end
+  h.open_get_stream = false;
+  h.method_headers = true;
+  auto t = make_http_client_transport(h);
+  auto* raw = t.get();
+  return std::make_unique<probe>(std::move(t), raw);
 }
 
 std::unique_ptr<probe> context::open_session(bool delete_on_close) {
@@ -76,6 +92,11 @@ bool context::none_arrives(probe& p, const message_filter& match, std::size_t fr
 
 void context::record(std::string id, std::string title, std::string spec, verdict v, std::string detail) {
   out.add({std::move(id), std::move(title), std::move(spec), v, std::move(detail)});
+}
+
+bool context::recorded(const std::string& id) const {
+  const auto& all = out.results();
+  return std::any_of(all.begin(), all.end(), [&](const check_result& r) { return r.id == id; });
 }
 
 } // namespace cafmcp::check

@@ -21,6 +21,9 @@ public:
   bool is_http() const { return !opts.url.empty(); }
   /// A new connection, not yet initialized (stdio: a new server process).
   std::unique_ptr<probe> open_probe(bool delete_on_close = true);
+  /// A connection for stateless requests (2026-07-28): no session; over
+  /// HTTP each POST carries Mcp-Method/Mcp-Name and no GET stream is opened.
+  std::unique_ptr<probe> open_stateless_probe();
   /// A new session: initialize, initialized, and (HTTP) its GET stream open.
   std::unique_ptr<probe> open_session(bool delete_on_close = true);
   /// Remembers what `p` received, for the checks over every notification.
@@ -45,6 +48,7 @@ public:
   bool none_arrives(probe& p, const message_filter& match, std::size_t from);
 
   void record(std::string id, std::string title, std::string spec, verdict v, std::string detail = {});
+  bool recorded(const std::string& id) const;
 
   const options& opts;
   report& out;

@@ -36,6 +36,8 @@ struct options {
   /// watched for before it counts as never.
   std::chrono::milliseconds quiet{500};
   bool server_stderr = false; // stdio: pass the server's stderr through
+  /// "2025-11-25" (sessions, subscribe) or "2026-07-28" (stateless, listen).
+  std::string protocol = "2025-11-25";
 };
 
 } // namespace cafmcp::check

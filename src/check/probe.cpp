@@ -81,6 +81,52 @@ void probe::send_initialized() {
 
 void probe::negotiated_only() { transport_->negotiated(version_); }
 
+void probe::go_stateless(const std::string& version, json meta) {
+  {
+    std::lock_guard<std::mutex> g(mtx_);
+    version_ = version;
+    request_meta_ = std::move(meta);
+  }
+  transport_->negotiated(version);
+}
+
+namespace {
+json with_meta(json params, const json& meta) {
+  if (meta.is_null())
+    return params;
+  if (!params.is_object())
+    params = json::object();
+  for (auto& [k, v] : meta.items())
+    params["_meta"][k] = v;
+  return params;
+}
+} // namespace
+
+json probe::start_request(const std::string& method, json params) {
+  std::int64_t id = 0;
+  std::optional<std::string> text;
+  {
+    std::lock_guard<std::mutex> g(mtx_);
+    if (closed_)
+      throw probe_error(method + ": the connection closed: " + *closed_);
+    // Its answer comes when the stream ends, if ever: nobody waits for it.
+    text = rpc_.start(method, with_meta(std::move(params), request_meta_),
+                      client_core::steady::now() + std::chrono::hours(24), [](json, std::optional<rpc_failure>) {}, &id);
+    if (!text)
+      throw probe_error(method + ": too many requests in flight");
+  }
+  if (!transport_->send(*text))
+    throw probe_error("the connection is closed (" + method + ")");
+  return id;
+}
+
+void probe::notify(const std::string& method, json params) {
+  json msg = {{"jsonrpc", "2.0"}, {"method", method}};
+  if (!params.is_null())
+    msg["params"] = std::move(params);
+  transport_->send(msg.dump());
+}
+
 json probe::request(const std::string& method, json params, ms timeout) {
   // What the channel's completion leaves: the response as the server sent
   // it ({result} or {error}), or why there is none (local).
@@ -96,7 +142,7 @@ json probe::request(const std::string& method, json params, ms timeout) {
     std::lock_guard<std::mutex> g(mtx_);
     if (closed_)
       throw probe_error(method + ": the connection closed: " + *closed_);
-    text = rpc_.start(method, std::move(params), client_core::steady::now() + timeout,
+    text = rpc_.start(method, with_meta(std::move(params), request_meta_), client_core::steady::now() + timeout,
                       [this, out](json result, std::optional<rpc_failure> failure) {
                         out->done = true;
                         if (failure && failing_locally_) {

@@ -45,6 +45,14 @@ public:
   /// Tells the transport the version without sending `initialized`.
   void negotiated_only();
 
+  /// Stateless revisions (2026-07-28): `meta` is merged into every
+  /// request's params._meta, and the transport is told the version.
+  void go_stateless(const std::string& version, json meta);
+  /// Sends a request without waiting for its answer (a long-lived
+  /// `subscriptions/listen`); its id.
+  json start_request(const std::string& method, json params);
+  void notify(const std::string& method, json params);
+
   /// One request; the whole response message (with result or error).
   /// Throws probe_error when none arrives in time.
   json request(const std::string& method, json params, ms timeout);
@@ -82,6 +90,7 @@ private:
   client_core::rpc_channel rpc_{1024};
   bool failing_locally_ = false; // inside expire()/fail_all(): not the server's answer
   std::string version_ = "2025-11-25";
+  json request_meta_; // merged into every request's params._meta when set
 };
 
 /// "method" is `m` and there is no id.

@@ -61,6 +61,11 @@ void check_operation_metadata(context& ctx) {
 
 report run_checks(const options& opts) {
   report out;
+  if (opts.protocol == "2026-07-28") {
+    context ctx(opts, out);
+    check_stateless(ctx);
+    return out;
+  }
   {
     context ctx(opts, out);
     if (!connect_primary(ctx))

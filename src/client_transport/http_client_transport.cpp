@@ -16,6 +16,7 @@
 #include <condition_variable>
 #include <deque>
 #include <future>
+#include <map>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -258,6 +259,19 @@ public:
     });
   }
 
+  void end_request_stream(const json& id) override {
+    net::post(ioc_, [this, key = id.dump()] {
+      auto it = request_streams_.find(key);
+      if (it == request_streams_.end())
+        return;
+      auto [weak, f] = it->second;
+      request_streams_.erase(it);
+      f->answered = true; // ended on purpose: neither resumed nor answered with an error
+      if (auto x = weak.lock())
+        x->cut();
+    });
+  }
+
   void pause_get_stream() override {
     net::post(ioc_, [this] {
       get_paused_ = true;
@@ -328,6 +342,8 @@ private:
     auto sse = std::make_shared<sse_parser>();
     auto status = std::make_shared<int>(0);
     auto streaming = std::make_shared<bool>(false);
+    if (id)
+      request_streams_[id->dump()] = {x, f};
     x->on_head = [this, f, status, streaming](const http::response_header<>& h) {
       *status = h.result_int();
       remember_session(h);
@@ -351,12 +367,19 @@ private:
         net::post(ioc_, [this] { pump(); });
         return;
       }
+      request_streams_.erase(id->dump());
       if (f->answered || closed_)
         return;
       if (*status == 0) {
         deliver(transport_error(*id, "HTTP request failed: " + ec.message(), 0, ""));
       } else if (*status < 200 || *status >= 300) {
-        deliver(transport_error(*id, "HTTP " + std::to_string(*status), *status, *body));
+        // The server's own JSON-RPC error for this request, when it sent one
+        // with the status (2026-07-28 pairs them), says more than ours would.
+        auto j = json::parse(*body, nullptr, false);
+        if (j.is_object() && j.contains("error") && j.value("id", json()) == *id)
+          deliver(*body);
+        else
+          deliver(transport_error(*id, "HTTP " + std::to_string(*status), *status, *body));
       } else if (*streaming) {
         if (f->has_event_id)
           return schedule_resume(f); // the stream broke before its response
@@ -594,6 +617,8 @@ private:
   std::set<std::shared_ptr<exchange>> live_;
   std::set<std::shared_ptr<net::steady_timer>> timers_;
   std::weak_ptr<exchange> get_exchange_;
+  // The POST streams still open for requests, by id (for end_request_stream).
+  std::map<std::string, std::pair<std::weak_ptr<exchange>, std::shared_ptr<follow>>> request_streams_;
   bool get_started_ = false;
   bool get_paused_ = false;
   std::shared_ptr<follow> paused_follow_;

@@ -149,5 +149,54 @@ TEST_F(TsPeer, JudgedOverHttp) {
       EXPECT_NE(c["detail"].get<std::string>().find("no Last-Event-ID"), std::string::npos) << c["detail"];
 }
 
+// --protocol 2026-07-28: the everything-server serves the stateless
+// revision beside 2025-11-25, so every listen check passes on both wires.
+const std::vector<std::string> v2026_checks = {
+  "v2026.discover", "v2026.resource-not-found", "v2026.listen.acknowledged", "v2026.listen.updated-only-its-uris",
+  "v2026.listen.list-changed-opt-in", "v2026.listen.cancel-stops", "v2026.listen.every-notification-stamped"};
+
+verdicts all(const std::vector<std::string>& ids, const std::string& status) {
+  verdicts v;
+  for (auto& id : ids)
+    v[id] = status;
+  return v;
+}
+
+TEST(CafmcpCheck2026, EverythingServerOverStdioPasses) {
+  auto r = run_checker({"--protocol", "2026-07-28", "--stdio", bin("everything-server") + " --stdio"});
+  EXPECT_EQ(r.status, all(v2026_checks, "PASS")) << r.report.dump(2);
+  EXPECT_EQ(r.exit, "exit 0");
+}
+
+TEST(CafmcpCheck2026, EverythingServerOverHttpPasses) {
+  http_server_process server({bin("everything-server"), "--http", "--port", "0"});
+  auto r = run_checker({"--protocol", "2026-07-28", "--url", server.url()});
+  EXPECT_EQ(r.status, all(v2026_checks, "PASS")) << r.report.dump(2);
+  EXPECT_EQ(r.exit, "exit 0");
+}
+
+// A 2026-07-28 server breaking the listen rules on purpose: each is a FAIL.
+TEST(CafmcpCheck2026, MisbehavingServerFailsWhatItBreaks) {
+  auto r = run_checker({"--protocol", "2026-07-28", "--stdio",
+                        "node " + std::string(CAFMCP_TEST_DIR) + "/misbehaving_2026_server.mjs"});
+  auto expected = all(v2026_checks, "PASS");
+  expected["v2026.resource-not-found"] = "FAIL";            // -32002, the 2025 code
+  expected["v2026.listen.updated-only-its-uris"] = "FAIL";  // every listener hears every uri
+  expected["v2026.listen.list-changed-opt-in"] = "FAIL";    // and every list change
+  expected["v2026.listen.cancel-stops"] = "FAIL";           // and goes on after cancel
+  EXPECT_EQ(r.status, expected) << r.report.dump(2);
+  EXPECT_EQ(r.exit, "exit 1");
+}
+
+// The TypeScript SDK 1.32.2 peer speaks only 2025-11-25: discover fails
+// (method not found) and the listen checks cannot run.
+TEST_F(TsPeer, JudgedFor2026OverStdio) {
+  auto r = run_checker({"--protocol", "2026-07-28", "--stdio", "node " + script() + " --stdio"});
+  auto expected = all(v2026_checks, "SKIP");
+  expected["v2026.discover"] = "FAIL";
+  EXPECT_EQ(r.status, expected) << r.report.dump(2);
+  EXPECT_EQ(r.exit, "exit 1");
+}
+
 } // namespace
 } // namespace cafmcp::test
