@@ -337,6 +337,28 @@ TEST_P(ClientOver, UpdatedClearsTheSubscribedResourceFromTheCache) {
   EXPECT_TRUE(c_->subscriptions().empty()); // a refusal leaves nothing behind
 }
 
+// seed 000: an update of a uri makes stale both its own read and the
+// template read that expanded to it; other cached content stays.
+TEST_P(ClientOver, UpdatedAlsoClearsTheTemplateReadThatExpandedToTheUri) {
+  start();
+  const std::string uri = "test://template/7/data", tmpl = "test://template/{id}/data";
+  call("add_resource", {{"uri", uri}, {"name", "t7"}, {"text", "v1"}});
+  c_->subscribe(uri).get();
+  auto by_template = c_->read_resource_template(tmpl, {{"id", "7"}}).get();
+  ASSERT_TRUE(by_template->ok());
+  EXPECT_EQ(by_template->expanded_uri, uri);
+  ASSERT_TRUE(c_->read_resource(uri).get()->ok());
+  ASSERT_TRUE(c_->read_resource("test://static-text").get()->ok());
+  ASSERT_TRUE(c_->cache().resource_template(tmpl));
+
+  auto m = log_.mark();
+  call("update_resource", {{"uri", uri}, {"text", "v2"}});
+  ASSERT_TRUE(log_.wait(is(client_event_kind::resource_updated, uri), m));
+  EXPECT_FALSE(c_->cache().resource(uri));
+  EXPECT_FALSE(c_->cache().resource_template(tmpl));
+  EXPECT_TRUE(c_->cache().resource("test://static-text")); // not subscribed, not stale
+}
+
 TEST_P(ClientOver, ServerRequestsReachHandlersThatMayCallTheClient) {
   client_options o;
   std::atomic<client*> self{nullptr};
@@ -424,14 +446,25 @@ TEST(Client, SubscribeIsRefusedWithoutTheCapabilityAndWithoutARoundTrip) {
   so.subscriptions = false;
   server srv(so);
   everything::install_conformance_fixtures(srv);
-  client c(make_in_process_client_transport(srv));
+  auto tap = std::make_unique<interposer>(make_in_process_client_transport(srv));
+  auto* sent = tap.get();
+  client c(std::move(tap));
   c.connect().get();
-  try {
-    c.subscribe("test://static-text").get();
-    ADD_FAILURE() << "subscribe went through";
-  } catch (const client_error& e) {
-    EXPECT_EQ(e.failure.code, client_error_code::not_supported);
+  using refusable = std::future<void> (client::*)(std::string);
+  for (refusable method : {&client::subscribe, &client::unsubscribe}) {
+    try {
+      (c.*method)("test://static-text").get();
+      ADD_FAILURE() << "went through without the capability";
+    } catch (const client_error& e) {
+      EXPECT_EQ(e.failure.code, client_error_code::not_supported);
+      EXPECT_NE(e.failure.message.find("resources.subscribe"), std::string::npos) << e.failure.message;
+    }
   }
+  c.ping().get(); // the tap counts what goes out: a request that does go is seen
+  EXPECT_EQ(sent->sent("ping"), 1);
+  EXPECT_EQ(sent->sent("resources/subscribe"), 0);
+  EXPECT_EQ(sent->sent("resources/unsubscribe"), 0);
+  EXPECT_TRUE(c.subscriptions().empty());
 }
 
 // The GET stream drops while an update happens: the transport resumes it

@@ -28,6 +28,7 @@ public:
     auto msg = json::parse(text);
     {
       std::lock_guard<std::mutex> g(mtx_);
+      ++sent_[msg.value("method", "")];
       auto it = msg.contains("id") ? failing_.find(msg.value("method", "")) : failing_.end();
       if (it != failing_.end() && it->second > 0) {
         --it->second;
@@ -64,6 +65,12 @@ public:
       up_.on_message(std::move(m));
     held_.clear();
   }
+  /// How many messages with `method` the client handed to this transport.
+  int sent(const std::string& method) {
+    std::lock_guard<std::mutex> g(mtx_);
+    auto it = sent_.find(method);
+    return it == sent_.end() ? 0 : it->second;
+  }
   /// The next `n` requests of `method` fail without reaching the server.
   void fail_next(const std::string& method, int n) {
     std::lock_guard<std::mutex> g(mtx_);
@@ -91,6 +98,7 @@ private:
   bool holding_ = false;
   std::deque<std::string> held_;
   std::map<std::string, int> failing_;
+  std::map<std::string, int> sent_; // by method ("" for responses)
 };
 
 } // namespace cafmcp::test
