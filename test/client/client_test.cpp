@@ -504,5 +504,44 @@ TEST(Client, AServerThatDiesFailsThePendingRequests) {
   EXPECT_THROW(c.list_tools().get(), client_error);
 }
 
+// seed 003's capability detection against a server that breaks the rules on
+// purpose (test/check/misbehaving_server.mjs, a real process): it sends
+// tools/list_changed (with params null) without declaring tools.listChanged,
+// and resources/updated to sessions that never subscribed. The client reloads
+// nothing it was not promised and raises no update for a uri it did not ask for.
+TEST(ClientAgainstAMisbehavingServer, IgnoresUndeclaredListChangedAndUnaskedUpdates) {
+  client_options o;
+  o.follow_list_changed.resources = false; // its resources/list is not served: keep retries out of the way
+  auto tap = std::make_unique<interposer>(make_stdio_client_transport(
+    {.argv = {"node", CAFMCP_CHECK_TEST_DIR "/misbehaving_server.mjs"},
+     .child_stderr = stdio_client_options::stderr_mode::discard}));
+  auto* sent = tap.get();
+  client c(std::move(tap), o);
+  event_log log;
+  log.attach(c);
+  c.connect().get();
+  ASSERT_FALSE(c.server_capabilities()["tools"].value("listChanged", false));
+  const int lists_at_connect = sent->sent("tools/list");
+  auto m = log.mark();
+
+  // The notification precedes the call's answer on the one stdout stream, and
+  // the client handles its inbound messages in order: once the call is
+  // answered, the notification was seen.
+  ASSERT_TRUE(c.call_tool("add_tool", {{"name", "x"}}).get()->success());
+  c.ping().get();
+  EXPECT_EQ(sent->sent("tools/list"), lists_at_connect);
+  EXPECT_EQ(c.reloads_started(), 0u);
+  EXPECT_EQ(log.count(is(client_event_kind::tools_changed), m), 0u);
+
+  ASSERT_TRUE(c.call_tool("add_resource", {{"uri", "test://a"}}).get()->success());
+  ASSERT_TRUE(c.call_tool("update_resource", {{"uri", "test://a"}}).get()->success()); // updated, unasked
+  c.ping().get();
+  EXPECT_EQ(log.count(is(client_event_kind::resource_updated), m), 0u);
+
+  c.subscribe("test://a").get(); // now asked for: the same update is heard
+  ASSERT_TRUE(c.call_tool("update_resource", {{"uri", "test://a"}}).get()->success());
+  ASSERT_TRUE(log.wait(is(client_event_kind::resource_updated, "test://a"), m));
+}
+
 } // namespace
 } // namespace cafmcp::test
