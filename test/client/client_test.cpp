@@ -543,5 +543,49 @@ TEST(ClientAgainstAMisbehavingServer, IgnoresUndeclaredListChangedAndUnaskedUpda
   ASSERT_TRUE(log.wait(is(client_event_kind::resource_updated, "test://a"), m));
 }
 
+// Templates have no list_changed of their own: resources/list_changed covers
+// them. A new template joins the client's list, a removed one leaves it and
+// takes its cached template read along; with cafmcp's operation metadata
+// without a reload, without it by reloading. (In-process: the everything-
+// server has no template mutation tool, the server API does it here.)
+TEST(ClientInProcess, TemplatesFollowResourcesListChanged) {
+  for (auto metadata : {change_metadata::both, change_metadata::none}) {
+    SCOPED_TRACE(metadata == change_metadata::both ? "with metadata" : "without metadata");
+    server_options so;
+    so.list_changed_metadata = metadata;
+    server srv(so);
+    everything::install_conformance_fixtures(srv);
+    client c(make_in_process_client_transport(srv));
+    event_log log;
+    log.attach(c);
+    c.connect().get();
+    const std::string kept = "test://template/{id}/data", added = "test://other/{x}";
+    ASSERT_TRUE(c.read_resource_template(kept, {{"id", "1"}}).get()->ok());
+    ASSERT_TRUE(c.cache().resource_template(kept));
+
+    resource_template t;
+    t.uri_template = added;
+    t.name = "other";
+    t.reader = [](const std::string& uri, request_context&) {
+      return std::vector<resource_contents>{resource_contents::make_text(uri, "other", "text/plain")};
+    };
+    ASSERT_TRUE(srv.add_resource_template(t).get());
+    ASSERT_TRUE(log.wait([&](const client_event& e) {
+      return e.kind == client_event_kind::resource_templates_changed && has(c.resource_templates(), "uriTemplate", added);
+    }));
+    EXPECT_TRUE(c.cache().resource_template(kept)); // still listed: still cached
+
+    ASSERT_TRUE(srv.remove_resource_template(kept).get());
+    ASSERT_TRUE(log.wait([&](const client_event& e) {
+      return e.kind == client_event_kind::resource_templates_changed && !has(c.resource_templates(), "uriTemplate", kept);
+    }));
+    EXPECT_FALSE(c.cache().resource_template(kept));
+    if (metadata == change_metadata::both)
+      EXPECT_EQ(c.reloads_started(), 0u);
+    else
+      EXPECT_GE(c.reloads_started(), 1u);
+  }
+}
+
 } // namespace
 } // namespace cafmcp::test
