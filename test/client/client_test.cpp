@@ -379,6 +379,38 @@ TEST_P(ClientOver, ServerRequestsReachHandlersThatMayCallTheClient) {
   EXPECT_NE(e->result["content"][0]["text"].get<std::string>().find("ada@example.com"), std::string::npos);
 }
 
+// A request unanswered within request_timeout fails with a timeout; the
+// server's answer that comes later is for an id nobody waits on any more and
+// changes nothing. The server's answer is held back without timing tricks:
+// the tool waits on our sampling handler, which waits for the timeout.
+TEST_P(ClientOver, ATimedOutCallFailsAndItsLateAnswerIsIgnored) {
+  client_options o;
+  o.request_timeout = 1s; // ample for every other request, even on a busy machine
+  std::promise<void> timed_out;
+  auto release = timed_out.get_future().share();
+  o.on_sampling = [release](const json&) {
+    release.wait();
+    return json{{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "late"}}}, {"model", "m"}};
+  };
+  // However the test ends, the handler returns (the client joins its thread).
+  std::unique_ptr<std::promise<void>, void (*)(std::promise<void>*)> unblock(&timed_out, [](std::promise<void>* p) {
+    try {
+      p->set_value();
+    } catch (const std::future_error&) {
+    }
+  });
+  start("both", o);
+  auto r = c_->call_tool("test_sampling", {{"prompt", "hello"}}).get();
+  ASSERT_FALSE(r->ok());
+  EXPECT_EQ(r->error->code, client_error_code::timeout);
+  unblock.reset();
+  ASSERT_TRUE(tap_->wait_answered("tools/call", 10s)); // the late answer reached the client
+  c_->ping().get();                                     // which is still fine
+  auto cached = c_->cache().tool_call_result("test_sampling");
+  ASSERT_TRUE(cached);
+  EXPECT_FALSE(cached->ok()); // the late answer did not pass for the timed-out call's
+}
+
 TEST_P(ClientOver, AServerRequestWithoutAHandlerIsAnsweredWithAnError) {
   start();
   auto refused = c_->call_tool("test_elicitation", {{"message", "who?"}}).get();
