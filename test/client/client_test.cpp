@@ -337,6 +337,28 @@ TEST_P(ClientOver, UpdatedClearsTheSubscribedResourceFromTheCache) {
   EXPECT_TRUE(c_->subscriptions().empty()); // a refusal leaves nothing behind
 }
 
+// seed 000: an update of a uri makes stale both its own read and the
+// template read that expanded to it; other cached content stays.
+TEST_P(ClientOver, UpdatedAlsoClearsTheTemplateReadThatExpandedToTheUri) {
+  start();
+  const std::string uri = "test://template/7/data", tmpl = "test://template/{id}/data";
+  call("add_resource", {{"uri", uri}, {"name", "t7"}, {"text", "v1"}});
+  c_->subscribe(uri).get();
+  auto by_template = c_->read_resource_template(tmpl, {{"id", "7"}}).get();
+  ASSERT_TRUE(by_template->ok());
+  EXPECT_EQ(by_template->expanded_uri, uri);
+  ASSERT_TRUE(c_->read_resource(uri).get()->ok());
+  ASSERT_TRUE(c_->read_resource("test://static-text").get()->ok());
+  ASSERT_TRUE(c_->cache().resource_template(tmpl));
+
+  auto m = log_.mark();
+  call("update_resource", {{"uri", uri}, {"text", "v2"}});
+  ASSERT_TRUE(log_.wait(is(client_event_kind::resource_updated, uri), m));
+  EXPECT_FALSE(c_->cache().resource(uri));
+  EXPECT_FALSE(c_->cache().resource_template(tmpl));
+  EXPECT_TRUE(c_->cache().resource("test://static-text")); // not subscribed, not stale
+}
+
 TEST_P(ClientOver, ServerRequestsReachHandlersThatMayCallTheClient) {
   client_options o;
   std::atomic<client*> self{nullptr};
@@ -355,6 +377,38 @@ TEST_P(ClientOver, ServerRequestsReachHandlersThatMayCallTheClient) {
   EXPECT_NE(r->result["content"][0]["text"].get<std::string>().find("echo hello"), std::string::npos);
   auto e = call("test_elicitation", {{"message", "who?"}});
   EXPECT_NE(e->result["content"][0]["text"].get<std::string>().find("ada@example.com"), std::string::npos);
+}
+
+// A request unanswered within request_timeout fails with a timeout; the
+// server's answer that comes later is for an id nobody waits on any more and
+// changes nothing. The server's answer is held back without timing tricks:
+// the tool waits on our sampling handler, which waits for the timeout.
+TEST_P(ClientOver, ATimedOutCallFailsAndItsLateAnswerIsIgnored) {
+  client_options o;
+  o.request_timeout = 1s; // ample for every other request, even on a busy machine
+  std::promise<void> timed_out;
+  auto release = timed_out.get_future().share();
+  o.on_sampling = [release](const json&) {
+    release.wait();
+    return json{{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "late"}}}, {"model", "m"}};
+  };
+  // However the test ends, the handler returns (the client joins its thread).
+  std::unique_ptr<std::promise<void>, void (*)(std::promise<void>*)> unblock(&timed_out, [](std::promise<void>* p) {
+    try {
+      p->set_value();
+    } catch (const std::future_error&) {
+    }
+  });
+  start("both", o);
+  auto r = c_->call_tool("test_sampling", {{"prompt", "hello"}}).get();
+  ASSERT_FALSE(r->ok());
+  EXPECT_EQ(r->error->code, client_error_code::timeout);
+  unblock.reset();
+  ASSERT_TRUE(tap_->wait_answered("tools/call", 10s)); // the late answer reached the client
+  c_->ping().get();                                     // which is still fine
+  auto cached = c_->cache().tool_call_result("test_sampling");
+  ASSERT_TRUE(cached);
+  EXPECT_FALSE(cached->ok()); // the late answer did not pass for the timed-out call's
 }
 
 TEST_P(ClientOver, AServerRequestWithoutAHandlerIsAnsweredWithAnError) {
@@ -424,14 +478,25 @@ TEST(Client, SubscribeIsRefusedWithoutTheCapabilityAndWithoutARoundTrip) {
   so.subscriptions = false;
   server srv(so);
   everything::install_conformance_fixtures(srv);
-  client c(make_in_process_client_transport(srv));
+  auto tap = std::make_unique<interposer>(make_in_process_client_transport(srv));
+  auto* sent = tap.get();
+  client c(std::move(tap));
   c.connect().get();
-  try {
-    c.subscribe("test://static-text").get();
-    ADD_FAILURE() << "subscribe went through";
-  } catch (const client_error& e) {
-    EXPECT_EQ(e.failure.code, client_error_code::not_supported);
+  using refusable = std::future<void> (client::*)(std::string);
+  for (refusable method : {&client::subscribe, &client::unsubscribe}) {
+    try {
+      (c.*method)("test://static-text").get();
+      ADD_FAILURE() << "went through without the capability";
+    } catch (const client_error& e) {
+      EXPECT_EQ(e.failure.code, client_error_code::not_supported);
+      EXPECT_NE(e.failure.message.find("resources.subscribe"), std::string::npos) << e.failure.message;
+    }
   }
+  c.ping().get(); // the tap counts what goes out: a request that does go is seen
+  EXPECT_EQ(sent->sent("ping"), 1);
+  EXPECT_EQ(sent->sent("resources/subscribe"), 0);
+  EXPECT_EQ(sent->sent("resources/unsubscribe"), 0);
+  EXPECT_TRUE(c.subscriptions().empty());
 }
 
 // The GET stream drops while an update happens: the transport resumes it
@@ -469,6 +534,89 @@ TEST(Client, AServerThatDiesFailsThePendingRequests) {
   ::kill(pid, SIGKILL);
   ASSERT_TRUE(log.wait(is(client_event_kind::closed)));
   EXPECT_THROW(c.list_tools().get(), client_error);
+}
+
+// seed 003's capability detection against a server that breaks the rules on
+// purpose (test/check/misbehaving_server.mjs, a real process): it sends
+// tools/list_changed (with params null) without declaring tools.listChanged,
+// and resources/updated to sessions that never subscribed. The client reloads
+// nothing it was not promised and raises no update for a uri it did not ask for.
+TEST(ClientAgainstAMisbehavingServer, IgnoresUndeclaredListChangedAndUnaskedUpdates) {
+  client_options o;
+  o.follow_list_changed.resources = false; // its resources/list is not served: keep retries out of the way
+  auto tap = std::make_unique<interposer>(make_stdio_client_transport(
+    {.argv = {"node", CAFMCP_CHECK_TEST_DIR "/misbehaving_server.mjs"},
+     .child_stderr = stdio_client_options::stderr_mode::discard}));
+  auto* sent = tap.get();
+  client c(std::move(tap), o);
+  event_log log;
+  log.attach(c);
+  c.connect().get();
+  ASSERT_FALSE(c.server_capabilities()["tools"].value("listChanged", false));
+  const int lists_at_connect = sent->sent("tools/list");
+  auto m = log.mark();
+
+  // The notification precedes the call's answer on the one stdout stream, and
+  // the client handles its inbound messages in order: once the call is
+  // answered, the notification was seen.
+  ASSERT_TRUE(c.call_tool("add_tool", {{"name", "x"}}).get()->success());
+  c.ping().get();
+  EXPECT_EQ(sent->sent("tools/list"), lists_at_connect);
+  EXPECT_EQ(c.reloads_started(), 0u);
+  EXPECT_EQ(log.count(is(client_event_kind::tools_changed), m), 0u);
+
+  ASSERT_TRUE(c.call_tool("add_resource", {{"uri", "test://a"}}).get()->success());
+  ASSERT_TRUE(c.call_tool("update_resource", {{"uri", "test://a"}}).get()->success()); // updated, unasked
+  c.ping().get();
+  EXPECT_EQ(log.count(is(client_event_kind::resource_updated), m), 0u);
+
+  c.subscribe("test://a").get(); // now asked for: the same update is heard
+  ASSERT_TRUE(c.call_tool("update_resource", {{"uri", "test://a"}}).get()->success());
+  ASSERT_TRUE(log.wait(is(client_event_kind::resource_updated, "test://a"), m));
+}
+
+// Templates have no list_changed of their own: resources/list_changed covers
+// them. A new template joins the client's list, a removed one leaves it and
+// takes its cached template read along; with cafmcp's operation metadata
+// without a reload, without it by reloading. (In-process: the everything-
+// server has no template mutation tool, the server API does it here.)
+TEST(ClientInProcess, TemplatesFollowResourcesListChanged) {
+  for (auto metadata : {change_metadata::both, change_metadata::none}) {
+    SCOPED_TRACE(metadata == change_metadata::both ? "with metadata" : "without metadata");
+    server_options so;
+    so.list_changed_metadata = metadata;
+    server srv(so);
+    everything::install_conformance_fixtures(srv);
+    client c(make_in_process_client_transport(srv));
+    event_log log;
+    log.attach(c);
+    c.connect().get();
+    const std::string kept = "test://template/{id}/data", added = "test://other/{x}";
+    ASSERT_TRUE(c.read_resource_template(kept, {{"id", "1"}}).get()->ok());
+    ASSERT_TRUE(c.cache().resource_template(kept));
+
+    resource_template t;
+    t.uri_template = added;
+    t.name = "other";
+    t.reader = [](const std::string& uri, request_context&) {
+      return std::vector<resource_contents>{resource_contents::make_text(uri, "other", "text/plain")};
+    };
+    ASSERT_TRUE(srv.add_resource_template(t).get());
+    ASSERT_TRUE(log.wait([&](const client_event& e) {
+      return e.kind == client_event_kind::resource_templates_changed && has(c.resource_templates(), "uriTemplate", added);
+    }));
+    EXPECT_TRUE(c.cache().resource_template(kept)); // still listed: still cached
+
+    ASSERT_TRUE(srv.remove_resource_template(kept).get());
+    ASSERT_TRUE(log.wait([&](const client_event& e) {
+      return e.kind == client_event_kind::resource_templates_changed && !has(c.resource_templates(), "uriTemplate", kept);
+    }));
+    EXPECT_FALSE(c.cache().resource_template(kept));
+    if (metadata == change_metadata::both)
+      EXPECT_EQ(c.reloads_started(), 0u);
+    else
+      EXPECT_GE(c.reloads_started(), 1u);
+  }
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "cafmcp/client_transport.hpp"
 #include "cafmcp/json.hpp"
@@ -28,6 +29,9 @@ public:
     auto msg = json::parse(text);
     {
       std::lock_guard<std::mutex> g(mtx_);
+      ++sent_[msg.value("method", "")];
+      if (msg.contains("id") && msg.contains("method"))
+        last_id_[msg.value("method", "")] = msg["id"];
       auto it = msg.contains("id") ? failing_.find(msg.value("method", "")) : failing_.end();
       if (it != failing_.end() && it->second > 0) {
         --it->second;
@@ -64,6 +68,21 @@ public:
       up_.on_message(std::move(m));
     held_.clear();
   }
+  /// How many messages with `method` the client handed to this transport.
+  int sent(const std::string& method) {
+    std::lock_guard<std::mutex> g(mtx_);
+    auto it = sent_.find(method);
+    return it == sent_.end() ? 0 : it->second;
+  }
+  /// Waits until the server answered the last request of `method` sent
+  /// (whatever the client made of the answer).
+  bool wait_answered(const std::string& method, std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> g(mtx_);
+    return cv_.wait_for(g, timeout, [&] {
+      auto it = last_id_.find(method);
+      return it != last_id_.end() && answered_.count(it->second.dump()) > 0;
+    });
+  }
   /// The next `n` requests of `method` fail without reaching the server.
   void fail_next(const std::string& method, int n) {
     std::lock_guard<std::mutex> g(mtx_);
@@ -73,6 +92,11 @@ public:
 private:
   void inbound(std::string text) {
     std::lock_guard<std::mutex> g(mtx_);
+    if (auto msg = json::parse(text, nullptr, false);
+        msg.is_object() && msg.contains("id") && !msg.contains("method")) {
+      answered_.insert(msg["id"].dump());
+      cv_.notify_all();
+    }
     if (holding_) {
       auto msg = json::parse(text, nullptr, false);
       if (msg.is_object() && msg.contains("method") && !msg.contains("id")) {
@@ -91,6 +115,9 @@ private:
   bool holding_ = false;
   std::deque<std::string> held_;
   std::map<std::string, int> failing_;
+  std::map<std::string, int> sent_; // by method ("" for responses)
+  std::map<std::string, json> last_id_; // of the last request sent, by method
+  std::set<std::string> answered_;      // ids (as JSON text) of responses received
 };
 
 } // namespace cafmcp::test
