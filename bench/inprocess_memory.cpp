@@ -11,24 +11,10 @@
 
 #include "cafmcp/server.hpp"
 #include "counting_outbound.hpp"
+#include "proc_rss.hpp"
 
 using namespace cafmcp;
 
-namespace {
-long rss_kib() {
-  std::ifstream in("/proc/self/status");
-  std::string key;
-  while (in >> key) {
-    if (key == "VmRSS:") {
-      long v = 0;
-      in >> v;
-      return v;
-    }
-    in.ignore(1 << 12, '\n');
-  }
-  return 0;
-}
-} // namespace
 
 int main(int argc, char** argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : 10000;
@@ -45,7 +31,7 @@ int main(int argc, char** argv) {
   warm->receive(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}})");
   bench::counting_outbound::target_ = 1;
   counter.wait_for(1);
-  long before = rss_kib();
+  long before = bench::rss_kib();
   bench::counting_outbound::target_ = 1 + static_cast<std::uint64_t>(n);
   for (int i = 0; i < n; ++i) {
     conns.push_back(srv.connect(std::make_shared<bench::counting_outbound>(counter)));
@@ -58,7 +44,7 @@ int main(int argc, char** argv) {
   }
   while (srv.stats().sessions < static_cast<std::size_t>(n)) {
   }
-  long after = rss_kib();
+  long after = bench::rss_kib();
   double per = static_cast<double>(after - before) / n;
   if (json)
     std::printf("{\"bench\":\"inprocess_memory\",\"sessions\":%d,\"rss_kib_before\":%ld,\"rss_kib_after\":%ld,\"kib_per_session\":%.2f}\n",

@@ -9,6 +9,7 @@
 #include "cafmcp/otel/tracer.hpp"
 #include "cafmcp/server.hpp"
 #include "counting_outbound.hpp"
+#include "hot_resource.hpp"
 #include "socket_sink.hpp"
 
 using namespace cafmcp;
@@ -43,11 +44,7 @@ result run(std::shared_ptr<otel::sampler> sampler, int sessions, int updates, bo
     o.tracer = otel::make_mcp_tracer(provider);
   }
   server srv(o);
-  resource r;
-  r.uri = "bench://hot";
-  r.name = "hot";
-  r.contents.push_back(resource_contents::make_text("bench://hot", "x"));
-  srv.add_resource(r).get();
+  srv.add_resource(bench::hot_resource()).get();
 
   bench::delivery_counter counter;
   bench::socket_sink sink(counter);
@@ -75,7 +72,7 @@ result run(std::shared_ptr<otel::sampler> sampler, int sessions, int updates, bo
   bench::counting_outbound::target_ = total;
   auto t0 = clock_type::now();
   for (int i = 0; i < updates; ++i)
-    srv.resource_updated("bench://hot");
+    srv.resource_updated(bench::hot_uri);
   if (!counter.wait_for(total))
     std::fprintf(stderr, "bench: only %llu of %llu deliveries\n",
                  static_cast<unsigned long long>(counter.frames.load() - base),

@@ -115,18 +115,4 @@ server_process::~server_process() {
     ::close(err_fd_);
 }
 
-long rss_kib(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  std::string key;
-  while (in >> key) {
-    if (key == "VmRSS:") {
-      long v = 0;
-      in >> v;
-      return v;
-    }
-    in.ignore(1 << 12, '\n');
-  }
-  return 0;
-}
-
 } // namespace cafmcp::load

@@ -7,6 +7,8 @@
 
 #include <sys/types.h>
 
+#include "../proc_rss.hpp"
+
 namespace cafmcp::load {
 
 class server_process {
@@ -37,7 +39,6 @@ private:
   std::thread drain_; // keeps reading stderr so a chatty server never blocks
 };
 
-/// Resident set size of a process in KiB (VmRSS), 0 when unreadable.
-long rss_kib(pid_t pid);
+using bench::rss_kib;
 
 } // namespace cafmcp::load

@@ -14,6 +14,7 @@
 #include "cafmcp/tracing.hpp"
 #include "cafmcp/uri_template.hpp"
 #include "counting_outbound.hpp"
+#include "hot_resource.hpp"
 
 using namespace cafmcp;
 
@@ -72,11 +73,7 @@ void notifier_broadcast(benchmark::State& state) {
   server_options o;
   o.resources = capability_mode::on;
   server srv(o);
-  resource r;
-  r.uri = "bench://hot";
-  r.name = "hot";
-  r.contents.push_back(resource_contents::make_text("bench://hot", "x"));
-  srv.add_resource(r).get();
+  srv.add_resource(bench::hot_resource()).get();
   bench::delivery_counter counter;
   bench::counting_outbound::target_ = 2ull * static_cast<std::uint64_t>(n);
   std::vector<std::shared_ptr<connection>> conns;
@@ -93,7 +90,7 @@ void notifier_broadcast(benchmark::State& state) {
     auto target = counter.frames.load() + static_cast<std::uint64_t>(n) * batch;
     bench::counting_outbound::target_ = target;
     for (int b = 0; b < batch; ++b)
-      srv.resource_updated("bench://hot");
+      srv.resource_updated(bench::hot_uri);
     if (!counter.wait_for(target))
       fail("deliveries missing");
   }

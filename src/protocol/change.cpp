@@ -53,6 +53,16 @@ json list_changed_notification(const change& c, change_metadata mode) {
   return msg;
 }
 
+json& notification_meta(json& notification) {
+  auto& params = notification["params"];
+  if (!params.is_object())
+    params = json::object();
+  auto& meta = params["_meta"];
+  if (!meta.is_object())
+    meta = json::object();
+  return meta;
+}
+
 json resource_updated_notification(std::string_view uri) {
   return {{"jsonrpc", "2.0"},
           {"method", "notifications/resources/updated"},

@@ -32,6 +32,10 @@ json operation_metadata(const change& c);
 /// The whole notification message (jsonrpc, method, params) per `mode`.
 json list_changed_notification(const change& c, change_metadata mode);
 
+/// `params._meta` of a notification, made (with `params`) when missing: where
+/// trace context and subscription ids go.
+json& notification_meta(json& notification);
+
 /// `notifications/resources/updated` {uri}.
 json resource_updated_notification(std::string_view uri);
 

@@ -84,13 +84,7 @@ std::string spliced_notification::with(std::string_view id_json) const {
 }
 
 spliced_notification splice_subscription_id(json notification) {
-  auto& params = notification["params"];
-  if (!params.is_object())
-    params = json::object();
-  auto& meta = params["_meta"];
-  if (!meta.is_object())
-    meta = json::object();
-  meta[std::string(meta_subscription_id)] = std::string(placeholder);
+  notification_meta(notification)[std::string(meta_subscription_id)] = std::string(placeholder);
   auto text = notification.dump();
   auto marker = json(std::string(placeholder)).dump(); // its quoted, escaped form
   auto at = text.find(marker);

@@ -1,5 +1,7 @@
 #include "protocol/request_span.hpp"
 
+#include "protocol/change.hpp"
+
 namespace cafmcp::protocol {
 
 trace_context trace_context_from_meta(const json& params) {
@@ -68,12 +70,7 @@ void finish_request_span(span& s, const outcome& result) {
 void inject_trace_context(json& notification, const trace_context& ctx) {
   if (ctx.empty())
     return;
-  auto& params = notification["params"];
-  if (!params.is_object())
-    params = json::object();
-  auto& meta = params["_meta"];
-  if (!meta.is_object())
-    meta = json::object();
+  auto& meta = notification_meta(notification);
   meta["traceparent"] = ctx.traceparent;
   if (!ctx.tracestate.empty())
     meta["tracestate"] = ctx.tracestate;
