@@ -1,8 +1,10 @@
 #pragma once
 // The client's cache of fetched content (seed 000): what was read, got or
 // called, by key, kept apart from the descriptor lists. The client fills it;
-// users read it and may clear parts of it. Thread-safe: users read from any
-// thread while the client's own thread stores.
+// users read it and may clear parts of it, nothing more: storing is
+// protected, open only to the client's own cache_store (src/client).
+// Thread-safe: users read from any thread while the client's own thread
+// stores.
 #include <functional>
 #include <map>
 #include <memory>
@@ -35,6 +37,12 @@ public:
   void clear_all();
 
   std::size_t size() const;
+
+protected:
+  content_cache() = default;
+  ~content_cache() = default;
+  content_cache(const content_cache&) = delete;
+  content_cache& operator=(const content_cache&) = delete;
 
   // -- for the client ------------------------------------------------------
   void store(std::shared_ptr<const resource_read> r);

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "cafmcp/uri_template.hpp"
+#include "client/cache_store.hpp"
 #include "client/descriptor_list.hpp"
 #include "client/mailbox.hpp"
 #include "client/reload_scheduler.hpp"
@@ -48,7 +49,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
 
   client_options opts;
   std::unique_ptr<client_transport> transport;
-  content_cache cache;
+  client_core::cache_store cache;
 
   // -- owned by the loop ----------------------------------------------------
   rpc_channel rpc;

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "cafmcp/client.hpp"
-#include "cafmcp/content_cache.hpp"
+#include "client/cache_store.hpp"
 #include "client/descriptor_list.hpp"
 #include "client/reload_scheduler.hpp"
 #include "client/rpc_channel.hpp"
@@ -156,8 +156,21 @@ TEST(ListChange, ReadsCafmcpMetadataFromParamsOrMeta) {
   EXPECT_EQ(lists_for("notifications/resources/list_changed").size(), 2u);
 }
 
+// Users see the cache read-only (plus its clear operations): storing is the
+// client's alone, so a user cannot construct one or store into the client's.
+template <class Cache>
+concept can_store = requires(Cache& c, std::shared_ptr<const resource_read> r) { c.store(r); };
+static_assert(!std::is_default_constructible_v<content_cache>);
+static_assert(!can_store<content_cache>);
+static_assert(can_store<cache_store>);
+static_assert(requires(content_cache& c) {
+  c.resource("u");
+  c.clear_resource_and_templates("u");
+  c.clear_all();
+});
+
 TEST(ContentCache, ClearsAResourceWithTheTemplateReadsItExpandedTo) {
-  content_cache cache;
+  cache_store cache;
   std::vector<std::string> changes;
   cache.set_listener([&](const std::string& kind, const std::string& key, bool stored) {
     changes.push_back(kind + ":" + key + (stored ? "+" : "-"));
