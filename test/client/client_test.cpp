@@ -523,6 +523,33 @@ TEST(ClientHttp, AnUpdateDuringADroppedStreamArrivesAfterResumption) {
   EXPECT_GE(http->resumptions(), 1);
 }
 
+// The failure is the server's own, not an injected one: flaky_list_server.mjs
+// (a real process) answers its 2nd and 3rd tools/list with an error. The
+// reload after a plain list_changed fails twice, backs off, and then lands.
+TEST(Client, ARealServerFailureOfTheReloadIsRetriedUntilItLands) {
+  client_options o;
+  o.initial_backoff = 5ms;
+  client c(make_stdio_client_transport({.argv = {"node", std::string(CAFMCP_CLIENT_TEST_DIR) + "/flaky_list_server.mjs", "2"}}),
+           o);
+  event_log log;
+  log.attach(c);
+  c.connect().get();
+  ASSERT_TRUE(log.wait(is(client_event_kind::tools_changed)));
+  ASSERT_TRUE(has(c.tools(), "name", "add_tool"));
+  auto m = log.mark();
+  ASSERT_TRUE(c.call_tool("add_tool", {{"name", "late"}}).get()->success());
+  ASSERT_TRUE(log.wait([&](const client_event& e) {
+    return e.kind == client_event_kind::tools_changed && has(c.tools(), "name", "late");
+  }, m));
+  EXPECT_EQ(log.count(is(client_event_kind::reload_failed, "tools"), m), 2u);
+  auto first = log.wait(is(client_event_kind::reload_failed, "tools"), m);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->detail["failures"], 1);
+  EXPECT_TRUE(first->detail["retrying"]);
+  EXPECT_EQ(first->detail["error"], "tools/list failure 1 of 2");
+  EXPECT_TRUE(has(c.tools(), "name", "add_tool")); // the failures never emptied the list
+}
+
 TEST(Client, AServerThatDiesFailsThePendingRequests) {
   auto t = make_stdio_client_transport({.argv = {bin("everything-server"), "--stdio"},
                                         .child_stderr = stdio_client_options::stderr_mode::discard});
