@@ -2,6 +2,10 @@
 
 #include "streamable_http/transport_state.hpp"
 
+#include <sys/socket.h>
+
+#include <cerrno>
+
 namespace cafmcp::http {
 namespace {
 
@@ -33,9 +37,14 @@ http_conn::http_conn(tcp::socket socket, transport_state& st) : socket_(std::mov
 
 http_conn::~http_conn() { --st_.open_connections; }
 
+std::size_t http_conn::chunk::size() const {
+  return text.size() + event_head_size + (body ? body->size() : 0) + (event ? event_tail.size() : 0);
+}
+
 void http_conn::start() {
   beast::error_code ec;
   socket_.set_option(tcp::no_delay(true), ec); // small frames must not wait for Nagle
+  socket_.non_blocking(true, ec);              // write_now never blocks the loop
   read_request();
 }
 
@@ -84,7 +93,10 @@ void http_conn::respond(int status, const std::string& content_type,
     read_after_write_ = true;
   else
     close_after_write_ = true;
-  enqueue({std::move(head), std::move(body), {}});
+  chunk c;
+  c.text = std::move(head);
+  c.body = std::move(body);
+  enqueue(std::move(c));
 }
 
 void http_conn::begin_sse(const std::string& extra_headers) {
@@ -93,7 +105,7 @@ void http_conn::begin_sse(const std::string& extra_headers) {
   std::string head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
                      "Cache-Control: no-cache\r\nConnection: close\r\n"
                      + extra_headers + "\r\n";
-  enqueue({std::move(head), nullptr, {}});
+  send_text(std::move(head));
   watch_for_close();
 }
 
@@ -108,10 +120,18 @@ void http_conn::watch_for_close() {
                           });
 }
 
-void http_conn::send_text(std::string text) { enqueue({std::move(text), nullptr, {}}); }
+void http_conn::send_text(std::string text) {
+  chunk c;
+  c.text = std::move(text);
+  enqueue(std::move(c));
+}
 
-void http_conn::send_event(std::string head, frame data) {
-  enqueue({std::move(head), std::move(data), "\n\n"});
+void http_conn::send_event(std::uint64_t stream, std::uint64_t seq, frame data) {
+  chunk c;
+  c.event_head_size = static_cast<std::uint8_t>(write_event_head(c.event_head.data(), stream, seq));
+  c.body = std::move(data);
+  c.event = true;
+  enqueue(std::move(c));
 }
 
 void http_conn::end_sse() {
@@ -123,7 +143,7 @@ void http_conn::end_sse() {
 void http_conn::enqueue(chunk c) {
   if (closed_)
     return;
-  queued_bytes_ += c.head.size() + (c.body ? c.body->size() : 0) + c.tail.size();
+  queued_bytes_ += c.size();
   if (queued_bytes_ > st_.options.max_unread_bytes) {
     // This client stopped reading: it loses its connection, not anyone
     // else's delivery; what it missed stays in the stream's history.
@@ -135,51 +155,99 @@ void http_conn::enqueue(chunk c) {
     return; // the write in flight (or about to start) takes it along
   // Start the write once the event loop has run what is already queued for
   // it: frames for this connection routed in the same turn (a burst of
-  // broadcasts) then share one gathered write. No timer: a lone frame goes
-  // out on the loop's very next step.
+  // broadcasts) then share one gathered write, and the writes of every
+  // connection a broadcast reached start together. No timer: a lone frame
+  // goes out on the loop's very next step.
   write_scheduled_ = true;
-  net::post(socket_.get_executor(), [self = shared_from_this()] {
-    self->write_scheduled_ = false;
-    if (!self->closed_ && !self->writing_)
-      self->write_next();
-  });
+  st_.writes_due.push(shared_from_this());
+}
+
+void start_write(std::shared_ptr<http_conn>& c) {
+  c->write_scheduled_ = false;
+  if (!c->closed_ && !c->writing_)
+    c->write_next();
 }
 
 void http_conn::write_next() {
-  if (queue_.empty()) {
-    writing_ = false;
-    if (close_after_write_)
-      return finish();
-    if (read_after_write_) {
-      read_after_write_ = false;
-      read_request();
+  for (;;) {
+    if (queue_.empty()) {
+      writing_ = false;
+      if (close_after_write_)
+        return finish();
+      if (read_after_write_) {
+        read_after_write_ = false;
+        read_request();
+      }
+      return;
     }
-    return;
+    gather_.clear();
+    std::size_t total = 0;
+    auto add = [&](const char* p, std::size_t n) {
+      if (n != 0) {
+        gather_.push_back({const_cast<char*>(p), n});
+        total += n;
+      }
+    };
+    in_flight_ = std::min(queue_.size(), max_chunks_per_write);
+    for (std::size_t i = 0; i < in_flight_; ++i) {
+      auto& c = queue_[i]; // deque elements stay put while more are pushed behind them
+      add(c.text.data(), c.text.size());
+      add(c.event_head.data(), c.event_head_size);
+      if (c.body)
+        add(c.body->data(), c.body->size());
+      if (c.event)
+        add(event_tail.data(), event_tail.size());
+    }
+    if (!write_now(total))
+      return; // the rest is being written asynchronously, or the connection is gone
   }
+}
+
+// One sendmsg(2) of everything gathered. What the kernel does not take now
+// is written asynchronously (the connection is then "writing" and queues
+// behind it). True when everything was written.
+bool http_conn::write_now(std::size_t total) {
+  ::msghdr msg{};
+  msg.msg_iov = gather_.data();
+  msg.msg_iovlen = gather_.size();
+  ssize_t r;
+  do
+    r = ::sendmsg(socket_.native_handle(), &msg, MSG_NOSIGNAL);
+  while (r < 0 && errno == EINTR);
+  if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+    queue_.clear();
+    finish();
+    return false;
+  }
+  auto sent = r < 0 ? std::size_t{0} : static_cast<std::size_t>(r);
+  if (sent == total) {
+    written(sent);
+    return true;
+  }
+  rest_.clear();
+  std::size_t i = 0, skip = sent;
+  for (; skip >= gather_[i].iov_len; ++i)
+    skip -= gather_[i].iov_len;
+  for (; i < gather_.size(); ++i, skip = 0)
+    rest_.emplace_back(static_cast<const char*>(gather_[i].iov_base) + skip, gather_[i].iov_len - skip);
   writing_ = true;
-  gather_.clear();
-  in_flight_ = std::min(queue_.size(), max_chunks_per_write);
-  for (std::size_t i = 0; i < in_flight_; ++i) {
-    auto& c = queue_[i]; // deque elements stay put while more are pushed behind them
-    if (!c.head.empty())
-      gather_.push_back(net::buffer(c.head));
-    if (c.body && !c.body->empty())
-      gather_.push_back(net::buffer(*c.body));
-    if (!c.tail.empty())
-      gather_.push_back(net::buffer(c.tail));
-  }
-  auto bufs = std::span<const net::const_buffer>(gather_.data(), gather_.size());
-  net::async_write(socket_, bufs, [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+  auto bufs = std::span<const net::const_buffer>(rest_.data(), rest_.size());
+  net::async_write(socket_, bufs, [self = shared_from_this(), sent](beast::error_code ec, std::size_t n) {
     self->writing_ = false;
     if (ec || self->closed_) { // closed meanwhile: the queue is no longer ours to walk
       self->queue_.clear();
       return self->finish();
     }
-    self->queued_bytes_ -= n;
-    self->last_write_ = std::chrono::steady_clock::now();
-    self->queue_.erase(self->queue_.begin(), self->queue_.begin() + static_cast<long>(self->in_flight_));
+    self->written(sent + n);
     self->write_next();
   });
+  return false;
+}
+
+void http_conn::written(std::size_t bytes) {
+  queued_bytes_ -= bytes;
+  last_write_ = std::chrono::steady_clock::now();
+  queue_.erase(queue_.begin(), queue_.begin() + static_cast<long>(in_flight_));
 }
 
 void http_conn::drop() { finish(); }

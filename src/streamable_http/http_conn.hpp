@@ -4,6 +4,7 @@
 // that reference the shared frames (no copy per connection). A connection
 // answers requests one at a time (keep-alive); once it carries an SSE
 // stream it stays a stream until it closes.
+#include <array>
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -12,11 +13,14 @@
 #include <string>
 #include <vector>
 
+#include <sys/uio.h>
+
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
 #include "cafmcp/transport.hpp"
+#include "streamable_http/sse.hpp"
 
 namespace cafmcp::http {
 
@@ -41,7 +45,8 @@ public:
   /// Switch to an SSE stream (`Connection: close`: it ends with the socket).
   void begin_sse(const std::string& extra_headers);
   void send_text(std::string text); // priming event, comment
-  void send_event(std::string head, frame data);
+  /// One SSE event: "id: <stream>-<seq>", the shared frame as its data.
+  void send_event(std::uint64_t stream, std::uint64_t seq, frame data);
   /// Close once everything queued is written.
   void end_sse();
   /// Close now (client too slow, shutdown).
@@ -53,17 +58,28 @@ public:
   /// Called once when the connection closes, whatever the reason.
   std::function<void()> on_close;
 
+  /// Starts writing what is queued (writes_due runs it on the loop's next
+  /// step after the first frame was queued).
+  friend void start_write(std::shared_ptr<http_conn>& c);
+
 private:
+  // An SSE event's head lives inside the chunk (no allocation per
+  // delivery); a response head or a text lives in `text`.
   struct chunk {
-    std::string head;
+    std::string text;
     frame body;
-    std::string tail;
+    std::array<char, max_event_head> event_head;
+    std::uint8_t event_head_size = 0;
+    bool event = false; // body is followed by the blank line ending an event
+    std::size_t size() const;
   };
   void read_request();
   void on_read(beast::error_code ec);
   void watch_for_close();
   void enqueue(chunk c);
   void write_next();
+  bool write_now(std::size_t total);
+  void written(std::size_t bytes);
   void finish();
 
   tcp::socket socket_;
@@ -74,9 +90,13 @@ private:
   std::size_t queued_bytes_ = 0;
   // What one write takes from the front of the queue: every chunk queued
   // while the previous write was in flight goes out in one gathered write
-  // (in order). A lone chunk is written at once, never held back.
+  // (in order). A lone chunk is written at once, never held back. A write
+  // is tried right away (the socket is non-blocking): on loopback and on an
+  // idle connection the kernel takes it all, with no asynchronous operation
+  // and no completion handler.
   static constexpr std::size_t max_chunks_per_write = 128;
-  std::vector<net::const_buffer> gather_;
+  std::vector<::iovec> gather_;          // one sendmsg(2)
+  std::vector<net::const_buffer> rest_;  // what it left, written asynchronously
   std::size_t in_flight_ = 0; // chunks the current write covers
   bool writing_ = false;
   bool write_scheduled_ = false;

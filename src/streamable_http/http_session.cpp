@@ -14,16 +14,21 @@ http_session::http_session(std::string id, transport_state& st, bool stateless)
 bool http_session::send(frame message, const routing& where) {
   if (closing_.load())
     return false;
-  net::post(st_.ioc, [self = shared_from_this(), message = std::move(message), where] {
-    self->route(message, where);
-  });
+  st_.outbox.push({shared_from_this(), std::move(message), where, false});
   return true;
 }
 
 void http_session::close() {
   if (closing_.exchange(true))
     return;
-  net::post(st_.ioc, [self = shared_from_this()] { self->end(); });
+  st_.outbox.push({shared_from_this(), nullptr, {}, true}); // after what was sent before it
+}
+
+void deliver(outgoing& o) {
+  if (o.close)
+    o.to->end();
+  else
+    o.to->route(o.message, o.where);
 }
 
 http_session::stream& http_session::new_stream(std::uint64_t id) {
@@ -54,7 +59,7 @@ void http_session::post_other(std::string body) {
 
 void http_session::write(stream& s, std::uint64_t stream_id, std::uint64_t seq, const frame& f) {
   if (auto c = s.conn.lock(); c && c->open()) {
-    c->send_event(event_head(event_id(stream_id, seq)), f);
+    c->send_event(stream_id, seq, f);
     s.delivered = seq;
   }
 }

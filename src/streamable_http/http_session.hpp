@@ -21,6 +21,7 @@
 namespace cafmcp::http {
 
 struct transport_state;
+struct outgoing;
 
 class http_session : public outbound, public std::enable_shared_from_this<http_session> {
 public:
@@ -59,6 +60,7 @@ public:
   std::string headers() const { return stateless_ ? std::string() : "Mcp-Session-Id: " + id_ + "\r\n"; }
 
 private:
+  friend void deliver(outgoing& o);
   struct stream {
     explicit stream(event_store s) : history(std::move(s)) {}
     event_store history;

@@ -2,7 +2,9 @@
 // Server-sent event framing. The JSON payload is never copied: an event is
 // a small header of its own plus the shared frame plus a terminator.
 #include <cstdint>
+#include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace cafmcp::http {
 
@@ -14,9 +16,12 @@ inline std::string event_id(std::uint64_t stream, std::uint64_t seq) {
 /// Parses "<stream>-<seq>"; false on anything else.
 bool parse_event_id(const std::string& text, std::uint64_t& stream, std::uint64_t& seq);
 
-/// "id: <id>\ndata: " — what precedes the frame.
-inline std::string event_head(const std::string& id) { return "id: " + id + "\ndata: "; }
-inline constexpr const char* event_tail = "\n\n";
+/// "id: <stream>-<seq>\ndata: " — what precedes the frame — written into
+/// `out` (at least max_event_head bytes); returns its length. No allocation:
+/// it is built once per delivery.
+inline constexpr std::size_t max_event_head = 4 + 20 + 1 + 20 + 7;
+std::size_t write_event_head(char* out, std::uint64_t stream, std::uint64_t seq);
+inline constexpr std::string_view event_tail = "\n\n";
 
 /// The first event of a stream: an id to resume from, no data; `retry`
 /// tells the client how long to wait before reconnecting.

@@ -11,15 +11,33 @@
 #include "cafmcp/json_rpc.hpp"
 #include "cafmcp/streamable_http.hpp"
 #include "streamable_http/http_conn.hpp"
+#include "streamable_http/loop_handoff.hpp"
 #include "streamable_http/request_policy.hpp"
 
 namespace cafmcp::http {
 
 class http_session;
 
+/// A frame (or the end) for one session, handed over from an actor thread.
+struct outgoing {
+  std::shared_ptr<http_session> to;
+  frame message;
+  routing where;
+  bool close = false;
+};
+void deliver(outgoing& o);              // http_session.cpp
+void start_write(std::shared_ptr<http_conn>& c); // http_conn.cpp
+
 struct transport_state {
-  transport_state(server& s, http_options o) : srv(s), options(std::move(o)) {}
-  ~transport_state() { sessions.clear(); } // sessions hold connections bound to ioc
+  // The batches only keep a reference to ioc (declared last, constructed
+  // last): they post to it once the loop runs.
+  transport_state(server& s, http_options o)
+    : srv(s), options(std::move(o)), outbox(ioc, deliver), writes_due(ioc, start_write) {}
+  ~transport_state() { // all of these hold connections bound to ioc
+    outbox.clear();
+    writes_due.clear();
+    sessions.clear();
+  }
 
   // Declared first, destroyed last: connections count themselves out here
   // while the event loop's leftover handlers are destroyed.
@@ -33,6 +51,11 @@ struct transport_state {
   http_options options;
   request_policy policy;
   std::unordered_map<std::string, std::shared_ptr<http_session>> sessions;
+  /// What actor threads send, one loop post per batch (a broadcast).
+  loop_handoff<outgoing> outbox;
+  /// Connections with frames queued and no write yet: their writes start
+  /// together on the loop's next step, each taking all its queued frames.
+  loop_batch<std::shared_ptr<http_conn>> writes_due;
   net::io_context ioc{1}; // destroyed first: its pending handlers hold connections
 
   /// Routes one parsed HTTP request.
