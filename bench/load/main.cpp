@@ -105,7 +105,9 @@ int main(int argc, char** argv) {
       throw std::runtime_error("--stdio needs --server and carries one session (-k 1)");
     std::optional<server_process> proc;
     pid_t pid = static_cast<pid_t>(o.server_pid);
-    net::io_context io(1);
+    // One thread and nothing posted from others: the scheduler and the
+    // reactor need no locks (the load client must stay cheap).
+    net::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);
     connector conn;
     endpoint ep;
     if (o.stdio) {

@@ -118,6 +118,24 @@ task<void> sse_stream::open(std::string session_id, std::string protocol) {
 
 task<void> sse_stream::run(std::function<void(std::string_view)> on_data) {
   char chunk[16384];
+  if (!parser_.chunked()) {
+    // A body that runs until the connection closes (as cafmcp sends SSE):
+    // read the socket directly. Beast's parser per read is work that one
+    // event per read (an update at a time) pays in full, and the load
+    // client must stay cheap.
+    auto rest = buf_.data();
+    pending_.append(static_cast<const char*>(rest.data()), rest.size());
+    buf_.consume(rest.size());
+    split_events(on_data);
+    for (;;) {
+      auto [ec, n] = co_await sock_.async_read_some(net::buffer(chunk), net::as_tuple(use_awaitable));
+      if (ec)
+        break;
+      pending_.append(chunk, n);
+      split_events(on_data);
+    }
+    co_return;
+  }
   while (!parser_.is_done()) {
     parser_.get().body().data = chunk;
     parser_.get().body().size = sizeof chunk;
