@@ -78,7 +78,7 @@ struct server_options {
   std::size_t max_listeners = 10000;
   std::size_t max_uris_per_listener = 1000;
 
-  /// CAF scheduler threads (0: CAF's default, one per core).
+  /// CAF scheduler threads (0: one per core, at least 2).
   std::size_t scheduler_threads = 0;
 
   /// Tracing hook; nullptr: off.
