@@ -8,7 +8,9 @@
 #include <benchmark/benchmark.h>
 
 #include "cafmcp/json_rpc.hpp"
+#include "cafmcp/otel/exporter.hpp"
 #include "cafmcp/otel/mcp_tracer.hpp"
+#include "cafmcp/otel/otlp_json.hpp"
 #include "cafmcp/otel/tracer.hpp"
 #include "cafmcp/server.hpp"
 #include "cafmcp/tracing.hpp"
@@ -121,6 +123,41 @@ void span_start_end(benchmark::State& state) {
   state.SetLabel(state.range(0) ? "tracing on (always_on, batch)" : "tracing off");
 }
 BENCHMARK(span_start_end)->Arg(0)->Arg(1);
+
+// What the exporter's thread pays per send span of a broadcast: a group of
+// N members encoded as OTLP/JSON, against the same spans expanded first.
+otel::span_group send_group(int members) {
+  otel::span_group g;
+  g.common.context = {otel::random_trace_id(), {}, 1, {}, false};
+  g.common.parent = otel::random_span_id();
+  g.common.name = "send notifications/resources/updated";
+  g.common.kind = otel::span_kind::client;
+  g.common.attributes = {{"mcp.method.name", std::string("notifications/resources/updated")},
+                         {"mcp.resource.uri", std::string("bench://hot")}};
+  g.member_key = "mcp.session.id";
+  for (int i = 0; i < members; ++i)
+    g.add(1700000000000000000ull + i, 1700000000000000100ull + i, "0123456789abcdef0123456789abcdef");
+  return g;
+}
+
+void otlp_encode_send_group(benchmark::State& state) {
+  auto res = otel::resource::with_service("bench");
+  otel::span_batch batch;
+  batch.groups.push_back(std::make_unique<otel::span_group>(send_group(static_cast<int>(state.range(0)))));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(otel::encode_otlp_json(res, "cafmcp", batch));
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(otlp_encode_send_group)->Arg(500);
+
+void otlp_encode_expanded_spans(benchmark::State& state) {
+  auto res = otel::resource::with_service("bench");
+  auto spans = send_group(static_cast<int>(state.range(0))).expand();
+  for (auto _ : state)
+    benchmark::DoNotOptimize(otel::encode_otlp_json(res, "cafmcp", spans));
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(otlp_encode_expanded_spans)->Arg(500);
 
 } // namespace
 

@@ -48,7 +48,8 @@ struct batch_span_processor::state {
 void batch_span_processor::state::run() {
   std::unique_lock<std::mutex> lock(mtx);
   std::vector<item> taken;
-  std::vector<span_data> batch;
+  span_batch batch;
+  std::size_t in_batch = 0;
   for (;;) {
     wake.wait_for(lock, opts.schedule_delay, [&] {
       return stopping || flush_requests > flushes_done || queued_spans >= opts.max_export_batch_size;
@@ -64,16 +65,22 @@ void batch_span_processor::state::run() {
       if (batch.empty())
         return;
       auto until = std::chrono::steady_clock::now() + opts.export_timeout;
-      (exporter->export_until(batch, until) ? ok : failed) += batch.size();
+      (exporter->export_batch(batch, until) ? ok : failed) += in_batch;
       batch.clear();
+      in_batch = 0;
     };
+    // Groups go whole (expanding them is the exporter's choice); a batch
+    // is sent once it holds a full batch's worth of spans.
     for (auto& it : taken) {
+      auto n = it.one ? 1 : it.group->members.size();
+      if (in_batch > 0 && in_batch + n > opts.max_export_batch_size)
+        send();
       if (it.one)
-        batch.push_back(std::move(*it.one));
+        batch.spans.push_back(std::move(*it.one));
       else
-        for (auto& s : it.group->expand())
-          batch.push_back(std::move(s));
-      if (batch.size() >= opts.max_export_batch_size)
+        batch.groups.push_back(std::move(it.group));
+      in_batch += n;
+      if (in_batch >= opts.max_export_batch_size)
         send();
     }
     send();

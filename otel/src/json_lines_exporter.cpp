@@ -21,7 +21,16 @@ json_lines_exporter::~json_lines_exporter() {
 bool json_lines_exporter::export_spans(const std::vector<span_data>& spans) {
   if (spans.empty())
     return true;
-  auto line = encode_otlp_json(resource_, scope_, spans) + "\n";
+  return write_line(encode_otlp_json(resource_, scope_, spans) + "\n");
+}
+
+bool json_lines_exporter::export_batch(span_batch& batch, deadline) {
+  if (batch.empty())
+    return true;
+  return write_line(encode_otlp_json(resource_, scope_, batch) + "\n");
+}
+
+bool json_lines_exporter::write_line(const std::string& line) {
   bool ok = std::fwrite(line.data(), 1, line.size(), out_) == line.size();
   return std::fflush(out_) == 0 && ok; // a line per batch, visible at once to a tail -f
 }

@@ -51,6 +51,16 @@ bool otlp_http_exporter::export_spans(const std::vector<span_data>& spans) {
 bool otlp_http_exporter::export_until(const std::vector<span_data>& spans, deadline until) {
   if (spans.empty())
     return true;
+  return post(encode_otlp_json(resource_, scope_, spans), spans.size(), until);
+}
+
+bool otlp_http_exporter::export_batch(span_batch& batch, deadline until) {
+  if (batch.empty())
+    return true;
+  return post(encode_otlp_json(resource_, scope_, batch), batch.size(), until);
+}
+
+bool otlp_http_exporter::post(const std::string& body, std::size_t spans, deadline until) {
   auto url = detail::parse_http_url(opts_.endpoint);
   if (!url) {
     std::fprintf(stderr, "cafmcp-otel: unsupported endpoint %s (plain http:// only)\n",
@@ -58,7 +68,6 @@ bool otlp_http_exporter::export_until(const std::vector<span_data>& spans, deadl
     return false;
   }
   until = std::min(until, std::chrono::steady_clock::now() + opts_.timeout);
-  auto body = encode_otlp_json(resource_, scope_, spans);
   auto backoff = opts_.initial_backoff;
   thread_local std::mt19937 jitter{std::random_device{}()};
   for (int attempt = 1; attempt <= opts_.max_attempts; ++attempt) {
@@ -74,7 +83,7 @@ bool otlp_http_exporter::export_until(const std::vector<span_data>& spans, deadl
       return true;
     }
     if (!retryable(r.status) || attempt == opts_.max_attempts) {
-      std::fprintf(stderr, "cafmcp-otel: export of %zu spans failed (HTTP %d)\n", spans.size(), r.status);
+      std::fprintf(stderr, "cafmcp-otel: export of %zu spans failed (HTTP %d)\n", spans, r.status);
       return false;
     }
     // The server's word wins over our guess; else exponential with full
@@ -84,7 +93,7 @@ bool otlp_http_exporter::export_until(const std::vector<span_data>& spans, deadl
                                         0, static_cast<long>(backoff.count()))(jitter)));
     if (!wait_before_retry(wait, until)) {
       std::fprintf(stderr, "cafmcp-otel: export of %zu spans given up (HTTP %d, no time left to retry)\n",
-                   spans.size(), r.status);
+                   spans, r.status);
       return false;
     }
     backoff = std::min(backoff * 2, opts_.max_backoff);

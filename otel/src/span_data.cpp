@@ -1,5 +1,7 @@
 #include "cafmcp/otel/span_data.hpp"
 
+#include "cafmcp/otel/exporter.hpp"
+
 namespace cafmcp::otel {
 
 std::uint64_t now_unix_nano() {
@@ -8,17 +10,41 @@ std::uint64_t now_unix_nano() {
                                       .count());
 }
 
+span_data span_group::expand(const member& m) const {
+  span_data s = common;
+  s.context.span = random_span_id();
+  s.start_unix_nano = m.start_unix_nano;
+  s.end_unix_nano = m.end_unix_nano;
+  s.attributes.emplace_back(member_key, std::string(value(m)));
+  return s;
+}
+
 std::vector<span_data> span_group::expand() const {
   std::vector<span_data> out;
   out.reserve(members.size());
-  for (auto& m : members) {
-    span_data s = common;
-    s.context.span = m.id;
-    s.start_unix_nano = m.start_unix_nano;
-    s.end_unix_nano = m.end_unix_nano;
-    s.attributes.emplace_back(member_key, m.value);
-    out.push_back(std::move(s));
-  }
+  for (auto& m : members)
+    out.push_back(expand(m));
+  return out;
+}
+
+std::size_t span_batch::size() const {
+  auto n = spans.size();
+  for (auto& g : groups)
+    n += g->members.size();
+  return n;
+}
+
+void span_batch::clear() {
+  spans.clear();
+  groups.clear();
+}
+
+std::vector<span_data> span_batch::expanded() && {
+  std::vector<span_data> out = std::move(spans);
+  out.reserve(size());
+  for (auto& g : groups)
+    for (auto& m : g->members)
+      out.push_back(g->expand(m));
   return out;
 }
 

@@ -2,9 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "cafmcp/otel/exporter.hpp"
 #include "cafmcp/otel/otlp_json.hpp"
 
 namespace cafmcp::otel {
@@ -106,6 +109,64 @@ TEST(OtlpJson, NonFiniteDoublesAndBrokenUtf8StayValidJson) {
   EXPECT_EQ(span["attributes"][1]["value"]["doubleValue"], "Infinity");
   EXPECT_EQ(span["attributes"][2]["value"]["doubleValue"], "-Infinity");
   EXPECT_EQ(span["name"], "bad \xEF\xBF\xBD utf8"); // U+FFFD
+}
+
+// A group's members are encoded from its shared part without expanding it:
+// they must come out exactly as the expanded spans would, ids aside.
+void expect_group_encoded_as_expanded(const span_group& g) {
+  auto res = resource::with_service("svc");
+  span_batch batch;
+  batch.spans.push_back(sample_span());
+  batch.groups.push_back(std::make_unique<span_group>(g));
+  std::vector<span_data> expanded = {batch.spans[0]};
+  for (auto& s : g.expand())
+    expanded.push_back(s);
+  auto direct = json::parse(encode_otlp_json(res, "scope", batch));
+  auto reference = json::parse(encode_otlp_json(res, "scope", expanded));
+  auto& spans = direct["resourceSpans"][0]["scopeSpans"][0]["spans"];
+  auto& want = reference["resourceSpans"][0]["scopeSpans"][0]["spans"];
+  ASSERT_EQ(spans.size(), 1 + g.members.size());
+  std::set<std::string> ids;
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    ASSERT_TRUE(spans[i]["spanId"].is_string());
+    ids.insert(spans[i]["spanId"].get<std::string>());
+    EXPECT_EQ(spans[i]["spanId"].get<std::string>().size(), 16u);
+    if (i > 0) { // drawn at encoding: not comparable
+      spans[i].erase("spanId");
+      want[i].erase("spanId");
+    }
+    EXPECT_EQ(spans[i], want[i]) << i;
+  }
+  EXPECT_EQ(ids.size(), spans.size()); // every member has an id of its own
+  direct["resourceSpans"][0]["scopeSpans"][0].erase("spans");
+  reference["resourceSpans"][0]["scopeSpans"][0].erase("spans");
+  EXPECT_EQ(direct, reference);
+}
+
+span_group send_group() {
+  span_group g;
+  g.common.context = {random_trace_id(), {}, 1, "k=v", false};
+  g.common.parent = random_span_id();
+  g.common.name = "send notifications/resources/updated";
+  g.common.kind = span_kind::client;
+  g.common.attributes = {{"mcp.method.name", std::string("notifications/resources/updated")},
+                         {"mcp.resource.uri", std::string("bench://\"q\"/\xc3\xa9")},
+                         {"n", std::int64_t{7}}};
+  g.member_key = "mcp.session.id";
+  g.add(10, 20, "0123456789abcdef0123456789abcdef");
+  g.add(20, 31, "needs \"escaping\" \\ and \n");
+  g.add(31, 40, "bad \xff utf8");
+  return g;
+}
+
+TEST(OtlpJson, AGroupIsEncodedAsItsExpandedSpans) { expect_group_encoded_as_expanded(send_group()); }
+
+TEST(OtlpJson, AGroupWithoutCommonAttributesIsEncodedAsItsExpandedSpans) {
+  auto g = send_group();
+  g.common.attributes.clear();
+  g.common.context.tracestate.clear();
+  g.common.parent = {};
+  expect_group_encoded_as_expanded(g);
 }
 
 } // namespace

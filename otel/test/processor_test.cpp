@@ -2,6 +2,9 @@
 // its caller, drops and counts when full, and keeps its deadlines.
 #include <gtest/gtest.h>
 
+#include <future>
+#include <mutex>
+
 #include "test_exporters.hpp"
 
 namespace cafmcp::otel {
@@ -112,7 +115,7 @@ TEST(BatchProcessor, SpanGroupsCountAsTheirMembers) {
     auto g = std::make_unique<span_group>();
     g->common.context = {random_trace_id(), {}, 1, {}, false};
     for (int i = 0; i < members; ++i)
-      g->members.push_back({random_span_id(), 1, 2, "m"});
+      g->add(1, 2, "m");
     return g;
   };
   processor->on_end(group(3));
@@ -121,6 +124,63 @@ TEST(BatchProcessor, SpanGroupsCountAsTheirMembers) {
   ASSERT_TRUE(processor->force_flush(10s));
   EXPECT_EQ(processor->dropped(), 3u);
   EXPECT_EQ(exporter->snapshot().size(), 5u);
+}
+
+// Keeps each batch's shape (single spans, group sizes) as handed over. Its
+// first export waits for `release`, so what arrives meanwhile is queued and
+// taken in one go afterwards.
+struct batch_shape_exporter : span_exporter {
+  std::mutex mtx;
+  std::vector<std::pair<std::size_t, std::vector<std::size_t>>> batches;
+  std::promise<void> entered;
+  std::shared_future<void> release;
+  bool export_spans(const std::vector<span_data>&) override { return false; } // never used: groups stay whole
+  bool export_batch(span_batch& b, deadline) override {
+    std::vector<std::size_t> groups;
+    for (auto& g : b.groups)
+      groups.push_back(g->members.size());
+    bool first;
+    {
+      std::lock_guard<std::mutex> lock(mtx);
+      first = batches.empty();
+      batches.emplace_back(b.spans.size(), std::move(groups));
+    }
+    if (first) {
+      entered.set_value();
+      release.wait();
+    }
+    return true;
+  }
+};
+
+TEST(BatchProcessor, GroupsReachTheExporterWholeInBatchesOfAtMostTheBatchSize) {
+  auto exporter = std::make_shared<batch_shape_exporter>();
+  std::promise<void> release;
+  exporter->release = release.get_future().share();
+  batch_options o;
+  o.max_export_batch_size = 4;
+  o.schedule_delay = std::chrono::hours(1);
+  auto processor = std::make_shared<batch_span_processor>(exporter, o);
+  auto group = [](int members) {
+    auto g = std::make_unique<span_group>();
+    g->common.context = {random_trace_id(), {}, 1, {}, false};
+    for (int i = 0; i < members; ++i)
+      g->add(1, 2, "m");
+    return g;
+  };
+  processor->on_end(a_span());
+  processor->on_end(group(3)); // fills the first batch (1 + 3): the worker takes it
+  exporter->entered.get_future().wait();
+  processor->on_end(group(6)); // larger than a batch: alone, whole
+  processor->on_end(a_span());
+  processor->on_end(group(2));
+  release.set_value();
+  ASSERT_TRUE(processor->force_flush(10s));
+  EXPECT_EQ(processor->exported(), 13u);
+  EXPECT_EQ(processor->dropped(), 0u);
+  std::lock_guard<std::mutex> lock(exporter->mtx);
+  using shape = std::pair<std::size_t, std::vector<std::size_t>>;
+  EXPECT_EQ(exporter->batches, (std::vector<shape>{{1, {3}}, {0, {6}}, {1, {2}}}));
 }
 
 TEST(BatchProcessor, ShutdownExportsTheRestThenRefusesSpans) {

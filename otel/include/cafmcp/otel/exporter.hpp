@@ -14,6 +14,20 @@ namespace cafmcp::otel {
 
 using deadline = std::chrono::steady_clock::time_point;
 
+/// What the batch processor hands an exporter: spans, and groups of sibling
+/// spans as they were recorded (a broadcast's sends). At most the batch
+/// size in spans, except that a group larger than that travels whole.
+struct span_batch {
+  std::vector<span_data> spans;
+  std::vector<std::unique_ptr<span_group>> groups;
+  /// Spans in all, group members included.
+  std::size_t size() const;
+  bool empty() const { return spans.empty() && groups.empty(); }
+  void clear();
+  /// Every group expanded into spans, after the single spans.
+  std::vector<span_data> expanded() &&;
+};
+
 class span_exporter {
 public:
   virtual ~span_exporter() = default;
@@ -23,6 +37,12 @@ public:
   /// Exporters that can stop early (retries, network waits) override this.
   virtual bool export_until(const std::vector<span_data>& spans, deadline until) {
     return export_spans(spans);
+  }
+  /// The batch processor's call. By default the groups are expanded into
+  /// spans for export_until; an exporter that can write a group's common
+  /// part once (or only counts) overrides this and skips the copies.
+  virtual bool export_batch(span_batch& batch, deadline until) {
+    return export_until(std::move(batch).expanded(), until);
   }
   /// May run while an export that overran a shutdown deadline is still in
   /// progress on another thread: it should cut that export short.

@@ -15,8 +15,11 @@ public:
   json_lines_exporter(std::string path, resource res, std::string scope);
   ~json_lines_exporter() override;
   bool export_spans(const std::vector<span_data>& spans) override;
+  /// Groups encoded without expanding them first.
+  bool export_batch(span_batch& batch, deadline until) override;
 
 private:
+  bool write_line(const std::string& line);
   std::FILE* out_;
   bool owned_;
   resource resource_;

@@ -31,6 +31,8 @@ public:
   /// Gives up at the earlier of `until` and the options' timeout; a
   /// Retry-After that points past it ends the export at once.
   bool export_until(const std::vector<span_data>& spans, deadline until) override;
+  /// Groups encoded without expanding them first.
+  bool export_batch(span_batch& batch, deadline until) override;
   /// Ends any backoff wait; exports fail from now on.
   void shutdown() override;
 
@@ -40,6 +42,7 @@ public:
   std::size_t requests() const { return requests_; }
 
 private:
+  bool post(const std::string& body, std::size_t spans, deadline until);
   bool wait_before_retry(std::chrono::milliseconds wait, deadline until);
   otlp_http_options opts_;
   resource resource_;

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "cafmcp/otel/exporter.hpp"
 #include "cafmcp/otel/resource.hpp"
 #include "cafmcp/otel/span_data.hpp"
 
@@ -14,5 +15,8 @@ namespace cafmcp::otel {
 /// `default_scope`.
 std::string encode_otlp_json(const resource& res, const std::string& default_scope,
                              const std::vector<span_data>& spans);
+/// The same for a batch processor's batch: a group's members come out as
+/// whole spans (fresh span ids), their shared part encoded once.
+std::string encode_otlp_json(const resource& res, const std::string& default_scope, const span_batch& batch);
 
 } // namespace cafmcp::otel

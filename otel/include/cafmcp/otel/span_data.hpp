@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -54,17 +55,31 @@ struct span_data {
 };
 
 /// Sibling spans that differ only in id, timing and one attribute (the
-/// sends of a broadcast): recorded compactly, expanded for export.
+/// sends of a broadcast): recorded compactly, expanded for export. Adding a
+/// member allocates nothing per member beyond amortized growth (the values
+/// live one after another in `values`), and draws no random number: members
+/// are leaves that nothing refers to, so their span ids are drawn when they
+/// are expanded, on the exporter's thread.
 struct span_group {
   span_data common; // name, kind, parent, trace, attributes; no span id
   std::string member_key; // the attribute that tells members apart
   struct member {
-    span_id id;
     std::uint64_t start_unix_nano;
     std::uint64_t end_unix_nano;
-    std::string value;
+    std::uint32_t value_at;
+    std::uint32_t value_size;
   };
   std::vector<member> members;
+  std::string values;
+
+  void add(std::uint64_t start_unix_nano, std::uint64_t end_unix_nano, std::string_view value) {
+    members.push_back({start_unix_nano, end_unix_nano, static_cast<std::uint32_t>(values.size()),
+                       static_cast<std::uint32_t>(value.size())});
+    values.append(value);
+  }
+  std::string_view value(const member& m) const { return std::string_view(values).substr(m.value_at, m.value_size); }
+  /// One member as a whole span, with a fresh span id.
+  span_data expand(const member& m) const;
   std::vector<span_data> expand() const;
 };
 

@@ -64,7 +64,7 @@ public:
   span_group_recorder(span_group_recorder&&) noexcept = default;
   ~span_group_recorder();
   void record(std::string_view member_value, std::uint64_t start_unix_nano, std::uint64_t end_unix_nano) {
-    group_->members.push_back({random_span_id(), start_unix_nano, end_unix_nano, std::string(member_value)});
+    group_->add(start_unix_nano, end_unix_nano, member_value);
   }
 
 private:
