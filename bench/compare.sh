@@ -63,7 +63,7 @@ echo "in-process ..." >&2
 "$bin/bench-inprocess-memory" "$KMEM" --json | sed 's/^{/{"label":"cafmcp_inprocess_idle",/' >>"$results"
 "$bin/cafmcp-micro" --benchmark_filter="notifier_broadcast/$ACTORS/" --benchmark_format=json --benchmark_min_time=0.5 \
   2>/dev/null | python3 -c 'import json,sys; b=json.load(sys.stdin)["benchmarks"][0]; print(json.dumps({"label":"cafmcp_notifier","rate_per_s":b["items_per_second"]}))' >>"$results"
-tracing=$("$bin/bench-tracing-cost" "$K" 2000 | grep 'always_on costs' | tail -1 | grep -o '[-0-9.]*%' | head -1 | tr -d %)
+tracing=$("$bin/bench-tracing-cost" "$K" 2000 | grep 'of throughput (median' | tail -1 | grep -o '[-0-9.]*%' | head -1 | tr -d %)
 echo "{\"label\":\"tracing_cost\",\"percent\":${tracing:-null}}" >>"$results"
 
 python3 "$root/bench/table.py" "$results"

@@ -62,7 +62,7 @@ rows.append((f"In-process fan-out, notifier -> {get('floor_caf', 'actors')} sess
 rows.append((f"KiB per idle HTTP session with GET stream ({get('cafmcp_idle', 'sessions')} cafmcp / {get('ts_idle', 'sessions')} TS)",
              get("cafmcp_idle", "server_kib_per_idle_session"), get("ts_idle", "server_kib_per_idle_session"), None, "<= 16 KiB"))
 rows.append(("KiB per idle in-process session", get("cafmcp_inprocess_idle", "kib_per_session"), None, None, "<= 4 KiB"))
-rows.append(("Tracing always_on: fan-out throughput cost (%)", get("tracing_cost", "percent"), None, None, "<= 15%"))
+rows.append(("Tracing always_on (batch processor, OTLP/JSON encoded): fan-out cost (%)", get("tracing_cost", "percent"), None, None, "<= 15%"))
 
 print()
 print(f"floor (b): one {get('floor_sse', 'frame_bytes')}-byte SSE frame per write(2): {fmt(sse)}/s to {get('floor_sse', 'sockets')} sockets, "

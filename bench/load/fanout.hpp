@@ -22,7 +22,7 @@ class fanout {
 
 public:
   fanout(net::io_context& io, connector& conn, const options& o, pid_t pid)
-      : io_(io), conn_(conn), o_(o), pid_(pid), done_signal_(io.get_executor()) {
+      : io_(io), conn_(conn), o_(o), pid_(pid), done_signal_(io.get_executor()), poller_(io.get_executor()) {
     for (int w = 0; w < o.drivers; ++w) {
       driver d{io.get_executor()};
       d.total = o.mutations / o.drivers + (w < o.mutations % o.drivers ? 1 : 0);
@@ -114,6 +114,7 @@ public:
     for (auto& s : subscribers_)
       if (s && s->stream)
         s->stream->close();
+    poller_.close(); // its wait would keep the event loop running
     conn_.done_with(*admin);
     conn_.finish();
     // Whatever did not arrive is lost.
@@ -178,7 +179,7 @@ private:
       auto& http = static_cast<mcp_session&>(*s);
       raw->stream = std::make_unique<sse_stream>(ex, *conn_.ep);
       co_await raw->stream->open(http.session_id(), http.protocol());
-      net::co_spawn(ex, raw->stream->run([this, raw](std::string_view data) { on_event(*raw, data); }),
+      net::co_spawn(ex, raw->stream->run([this, raw](std::string_view data) { on_event(*raw, data); }, &poller_),
                     net::detached);
     }
     for (auto& d : drivers_)
@@ -278,6 +279,7 @@ private:
   std::uint64_t delivered_ = 0, lost_ = 0, duplicated_ = 0, out_of_order_ = 0, other_ = 0;
   bool stopping_ = false;
   signal done_signal_;
+  sse_poller poller_; // every GET stream's socket, read in one place
 };
 
 } // namespace cafmcp::load

@@ -116,17 +116,27 @@ task<void> sse_stream::open(std::string session_id, std::string protocol) {
     throw std::runtime_error("GET stream refused: HTTP " + std::to_string(res.result_int()));
 }
 
-task<void> sse_stream::run(std::function<void(std::string_view)> on_data) {
+task<void> sse_stream::run(std::function<void(std::string_view)> on_data, sse_poller* poller) {
   char chunk[16384];
   if (!parser_.chunked()) {
-    // A body that runs until the connection closes (as cafmcp sends SSE):
-    // read the socket directly. Beast's parser per read is work that one
-    // event per read (an update at a time) pays in full, and the load
-    // client must stay cheap.
+    // A body that runs until the connection closes: the socket's bytes are
+    // the events. Beast's parser per read is work that one event per read
+    // (an update at a time) pays in full, and the load client must stay
+    // cheap.
     auto rest = buf_.data();
     pending_.append(static_cast<const char*>(rest.data()), rest.size());
     buf_.consume(rest.size());
     split_events(on_data);
+    if (poller) {
+      on_data_ = std::move(on_data);
+      poller_ = poller;
+      polled_fd_ = sock_.release();
+      poller_->add(polled_fd_, [this](const char* p, std::size_t n) {
+        pending_.append(p, n);
+        split_events(on_data_);
+      });
+      co_return;
+    }
     for (;;) {
       auto [ec, n] = co_await sock_.async_read_some(net::buffer(chunk), net::as_tuple(use_awaitable));
       if (ec)
@@ -172,6 +182,11 @@ void sse_stream::split_events(std::function<void(std::string_view)>& on_data) {
 }
 
 void sse_stream::close() {
+  if (poller_) {
+    poller_->remove(polled_fd_); // closes it
+    poller_ = nullptr;
+    return;
+  }
   beast::error_code ec;
   sock_.shutdown(tcp::socket::shutdown_both, ec);
   sock_.close(ec);

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rpc_session.hpp"
+#include "sse_poller.hpp"
 
 namespace cafmcp::load {
 
@@ -64,13 +65,18 @@ public:
   /// Connects and reads the response head (throws unless 200 event-stream).
   task<void> open(std::string session_id, std::string protocol);
   /// Reads events until the server ends the stream or close() is called.
-  task<void> run(std::function<void(std::string_view data)> on_data);
+  /// A body that runs until the connection closes (cafmcp's) is handed to
+  /// `poller` when there is one; a chunked body (Node's) is read here.
+  task<void> run(std::function<void(std::string_view data)> on_data, sse_poller* poller = nullptr);
   void close();
 
 private:
   void split_events(std::function<void(std::string_view)>& on_data);
 
   tcp::socket sock_;
+  sse_poller* poller_ = nullptr;
+  int polled_fd_ = -1;
+  std::function<void(std::string_view)> on_data_;
   const endpoint& ep_;
   beast::flat_buffer buf_;
   beast::http::response_parser<beast::http::buffer_body> parser_;
