@@ -5,6 +5,7 @@
 #include <future>
 #include <thread>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "transport/stdio.hpp"
@@ -51,8 +52,14 @@ struct served_stdio {
       : thread([this, &srv] { status = transport::serve_stdio(srv, p.to_server[0], p.from_server[1]); }) {}
   ~served_stdio() { // a failed assertion must not leave the thread running
     eof();
-    if (thread.joinable())
+    if (thread.joinable()) {
+      // Nobody reads any more: a write into a full pipe fails (EPIPE)
+      // instead of blocking the server's writer, and with it this join.
+      ::close(p.from_server[0]);
       thread.join();
+      ::close(p.from_server[1]);
+      ::close(p.to_server[0]);
+    }
   }
   /// The client closes its end of stdin.
   void eof() {
@@ -137,6 +144,38 @@ TEST(Stdio, EofAnswersRequestsStillInFlightBeforeExiting) {
   EXPECT_EQ(io.status, 0);
   EXPECT_TRUE(eventually(srv, pinger, [](const server_stats& s) { return s.draining_sessions == 0; }));
   EXPECT_EQ(io.output_after_exit(), "");
+}
+
+// Lines are first written straight from the sending thread when the pipe
+// has room; once it is full they queue for the writer thread. A client that
+// stops reading while megabytes of notifications are sent gets every line,
+// whole and in order, when it reads again.
+TEST(Stdio, AClientThatStopsReadingGetsEveryLineWholeAndInOrder) {
+  auto o = all_on();
+  o.max_outbound_queue = 100000;
+  server srv(o);
+  in_process_client pinger(srv);
+  ASSERT_TRUE(pinger.initialize().contains("protocolVersion"));
+  served_stdio io(srv);
+  // One page of pipe: a 6 KiB line is always written in parts.
+  ASSERT_EQ(::fcntl(io.p.from_server[1], F_SETPIPE_SZ, 4096), 4096);
+  io.p.write_line(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
+  ASSERT_TRUE(json::parse(io.p.read_line()).contains("result"));
+  io.p.write_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  ASSERT_TRUE(eventually(srv, pinger, [](const server_stats& s) { return s.sessions == 2; }));
+  constexpr int tools = 300;
+  for (int i = 0; i < tools; ++i) {
+    auto t = echo_tool("tool-" + std::to_string(i));
+    t.description = std::string(6000, 'd');
+    ASSERT_TRUE(applied(srv.add_tool(t)));
+  }
+  for (int i = 0; i < tools; ++i) {
+    auto line = io.p.read_line();
+    auto msg = json::parse(line, nullptr, false);
+    ASSERT_FALSE(msg.is_discarded()) << "line " << i << " is not whole JSON: " << line.substr(0, 200);
+    ASSERT_EQ(msg["method"], "notifications/tools/list_changed") << i;
+    ASSERT_EQ(msg["params"]["name"], "tool-" + std::to_string(i)); // in order, none lost
+  }
 }
 
 // A handler that never returns cannot keep the process alive past the limit.
