@@ -231,6 +231,8 @@ class SlowReaders : public HttpTest {
   }
 };
 
+std::string tool_name(int i) { return std::string("t").append(std::to_string(i)); }
+
 TEST_F(SlowReaders, AClientThatStopsReadingLosesOnlyItsOwnConnection) {
   auto stuck = initialize();
   auto healthy = initialize();
@@ -240,10 +242,17 @@ TEST_F(SlowReaders, AClientThatStopsReadingLosesOnlyItsOwnConnection) {
   // The healthy client reads all the time, on its own thread, as a real
   // one would; the stuck one never reads.
   std::atomic<int> received{0};
+  std::atomic<int> intact{0}; // whole JSON naming the tool added, in order
   std::mutex mtx;
   std::condition_variable progressed;
   std::thread healthy_client([&] {
-    while (received < mutations && reader->next_event()) {
+    while (received < mutations) {
+      auto e = reader->next_event();
+      if (!e)
+        break;
+      auto msg = json::parse(e->data, nullptr, false);
+      if (!msg.is_discarded() && msg["params"].value("name", "") == tool_name(received.load()))
+        ++intact;
       std::lock_guard<std::mutex> g(mtx);
       ++received;
       progressed.notify_all();
@@ -258,7 +267,7 @@ TEST_F(SlowReaders, AClientThatStopsReadingLosesOnlyItsOwnConnection) {
   constexpr int window = 64;
   std::string padding(16 * 1024, 'x');
   for (int i = 0; i < mutations; ++i) {
-    auto t = text_tool("t" + std::to_string(i));
+    auto t = text_tool(tool_name(i));
     t.description = padding;
     srv->add_tool(t).get();
     std::unique_lock<std::mutex> g(mtx);
@@ -267,8 +276,44 @@ TEST_F(SlowReaders, AClientThatStopsReadingLosesOnlyItsOwnConnection) {
   }
   healthy_client.join();
   EXPECT_EQ(received.load(), mutations);
+  EXPECT_EQ(intact.load(), mutations); // whole, in order
   EXPECT_GE(transport->stats().dropped_slow_connections, 1u);
   EXPECT_TRUE(never_read->closed_by_peer());
+}
+
+// Room for what a paused client has not read yet, beyond what the kernel's
+// socket buffers hold (on loopback they start at about 2.5 MB).
+class PausedReaders : public HttpTest {
+  http_options transport_options() override {
+    auto o = HttpTest::transport_options();
+    o.max_unread_bytes = 64 * 1024 * 1024;
+    return o;
+  }
+};
+
+// A client that pauses reading: once the socket buffer is full, a write
+// goes out in part and the rest asynchronously, while later frames queue
+// behind it. When the client reads again, every event arrives whole and in
+// order (within its unread-bytes allowance nothing is dropped).
+TEST_F(PausedReaders, AClientThatPausesReadingGetsEveryEventWholeAndInOrder) {
+  auto s = initialize();
+  auto stream = open_stream(s, {}, 4096);
+  constexpr int mutations = 8; // 1 MiB frames: 8 MiB, beyond the socket buffers
+  std::string padding(1024 * 1024, 'x');
+  for (int i = 0; i < mutations; ++i) {
+    auto t = text_tool(tool_name(i));
+    t.description = padding;
+    srv->add_tool(t).get();
+  }
+  for (int i = 0; i < mutations; ++i) {
+    auto e = stream->next_event();
+    ASSERT_TRUE(e.has_value()) << "event " << i << " missing";
+    auto msg = json::parse(e->data, nullptr, false);
+    ASSERT_FALSE(msg.is_discarded()) << "event " << i << " torn: " << e->data.substr(0, 120);
+    ASSERT_EQ(e->lines, 2u) << "event " << i << " is not just its id and data: torn";
+    ASSERT_EQ(msg["params"].value("name", ""), tool_name(i));
+  }
+  EXPECT_EQ(transport->stats().dropped_slow_connections, 0u);
 }
 
 } // namespace

@@ -34,6 +34,7 @@ struct sse_event {
   std::string id;
   std::string data;
   std::string retry;
+  std::size_t lines = 0; // all the event's lines (a torn stream shows extra ones)
 };
 
 class raw_http {
@@ -151,6 +152,7 @@ public:
         if (next == std::string::npos)
           next = block.size();
         auto line = block.substr(pos, next - pos);
+        ++e.lines;
         if (line.rfind("id: ", 0) == 0)
           e.id = line.substr(4);
         else if (line.rfind("retry: ", 0) == 0)
