@@ -35,10 +35,13 @@ struct discard_exporter : otel::span_exporter {
   }
   bool export_batch(otel::span_batch& b, otel::deadline) override {
     spans += b.size();
-    if (encode)
-      bytes += otel::encode_otlp_json(resource, "bench", b).size();
+    if (encode) {
+      otel::encode_otlp_json(buffer, resource, "bench", b);
+      bytes += buffer.size();
+    }
     return true;
   }
+  std::string buffer;
   otel::resource resource = otel::resource::with_service("bench");
 };
 

@@ -27,7 +27,9 @@ bool json_lines_exporter::export_spans(const std::vector<span_data>& spans) {
 bool json_lines_exporter::export_batch(span_batch& batch, deadline) {
   if (batch.empty())
     return true;
-  return write_line(encode_otlp_json(resource_, scope_, batch) + "\n");
+  encode_otlp_json(buffer_, resource_, scope_, batch);
+  buffer_ += '\n';
+  return write_line(buffer_);
 }
 
 bool json_lines_exporter::write_line(const std::string& line) {

@@ -57,7 +57,8 @@ bool otlp_http_exporter::export_until(const std::vector<span_data>& spans, deadl
 bool otlp_http_exporter::export_batch(span_batch& batch, deadline until) {
   if (batch.empty())
     return true;
-  return post(encode_otlp_json(resource_, scope_, batch), batch.size(), until);
+  encode_otlp_json(buffer_, resource_, scope_, batch);
+  return post(buffer_, batch.size(), until);
 }
 
 bool otlp_http_exporter::post(const std::string& body, std::size_t spans, deadline until) {

@@ -11,87 +11,13 @@ namespace {
 
 using json = nlohmann::json;
 
-json double_json(double x) {
-  // Proto3's JSON mapping spells the non-finite values as strings; a bare
-  // NaN would come out as null, which no receiver accepts.
-  if (std::isnan(x))
-    return "NaN";
-  if (std::isinf(x))
-    return x > 0 ? "Infinity" : "-Infinity";
-  return x;
-}
-
-json any_value(const attribute_value& v) {
-  return std::visit(
-    [](const auto& x) -> json {
-      using T = std::decay_t<decltype(x)>;
-      if constexpr (std::is_same_v<T, std::string>)
-        return {{"stringValue", x}};
-      else if constexpr (std::is_same_v<T, bool>)
-        return {{"boolValue", x}};
-      else if constexpr (std::is_same_v<T, std::int64_t>)
-        return {{"intValue", std::to_string(x)}}; // beyond 2^53 JSON numbers lose digits
-      else
-        return {{"doubleValue", double_json(x)}};
-    },
-    v);
-}
-
-json attributes_json(const attributes& attrs) {
-  json out = json::array();
-  for (auto& [k, v] : attrs)
-    out.push_back({{"key", k}, {"value", any_value(v)}});
-  return out;
-}
-
-// Low 8 bits: the W3C trace flags; 0x100 says 0x200 (parent or linked
-// context is remote) is meaningful.
-int flags_json(const span_context& ctx, bool remote) { return ctx.flags | 0x100 | (remote ? 0x200 : 0); }
-
-json span_json(const span_data& s) {
-  json j = {{"traceId", to_hex(s.context.trace)},
-            {"spanId", to_hex(s.context.span)},
-            {"name", s.name},
-            {"kind", static_cast<int>(s.kind)},
-            {"startTimeUnixNano", std::to_string(s.start_unix_nano)},
-            {"endTimeUnixNano", std::to_string(s.end_unix_nano)},
-            {"attributes", attributes_json(s.attributes)},
-            {"flags", flags_json(s.context, s.parent_remote)},
-            {"status", {{"code", static_cast<int>(s.status)}}}};
-  if (is_valid(s.parent))
-    j["parentSpanId"] = to_hex(s.parent);
-  if (!s.context.tracestate.empty())
-    j["traceState"] = s.context.tracestate;
-  if (!s.status_message.empty())
-    j["status"]["message"] = s.status_message;
-  if (!s.events.empty()) {
-    json events = json::array();
-    for (auto& e : s.events)
-      events.push_back({{"timeUnixNano", std::to_string(e.time_unix_nano)},
-                        {"name", e.name},
-                        {"attributes", attributes_json(e.attributes)}});
-    j["events"] = std::move(events);
-  }
-  if (!s.links.empty()) {
-    json links = json::array();
-    for (auto& l : s.links) {
-      json link = {{"traceId", to_hex(l.context.trace)},
-                   {"spanId", to_hex(l.context.span)},
-                   {"attributes", attributes_json(l.attributes)},
-                   {"flags", flags_json(l.context, l.context.remote)}};
-      if (!l.context.tracestate.empty())
-        link["traceState"] = l.context.tracestate;
-      links.push_back(std::move(link));
-    }
-    j["links"] = std::move(links);
-  }
-  return j;
-}
+// Spans are written as text, field by field: building a JSON object per
+// span (maps of strings) cost ~10 us each, the exporter thread's largest
+// cost under fan-out. Strings that need escaping (or fixing: invalid UTF-8
+// becomes U+FFFD) still go through the library.
 
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
-// A JSON string literal. Session ids and the like need no escaping: they
-// are appended as they are; anything else goes through the library.
 void append_string(std::string& out, std::string_view v) {
   bool plain = std::all_of(v.begin(), v.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
   if (!plain) {
@@ -103,70 +29,208 @@ void append_string(std::string& out, std::string_view v) {
   out += '"';
 }
 
-void append_number_string(std::string& out, std::uint64_t n) {
+template <class Int>
+void append_int(std::string& out, Int n) {
   char buf[24];
-  auto end = std::to_chars(buf, buf + sizeof buf, n).ptr;
+  out.append(buf, std::to_chars(buf, buf + sizeof buf, n).ptr);
+}
+
+// 64-bit integers as decimal strings (beyond 2^53 JSON numbers lose digits).
+void append_number_string(std::string& out, std::uint64_t n) {
   out += '"';
-  out.append(buf, end);
+  append_int(out, n);
   out += '"';
 }
 
-// A group's members as OTLP spans. What they share is encoded once; per
+template <std::size_t N>
+void append_hex(std::string& out, const std::array<std::uint8_t, N>& bytes) {
+  static constexpr char digits[] = "0123456789abcdef";
+  char buf[2 * N];
+  for (std::size_t i = 0; i < N; ++i) {
+    buf[2 * i] = digits[bytes[i] >> 4];
+    buf[2 * i + 1] = digits[bytes[i] & 0xf];
+  }
+  out += '"';
+  out.append(buf, sizeof buf);
+  out += '"';
+}
+
+void append_double(std::string& out, double x) {
+  // Proto3's JSON mapping spells the non-finite values as strings; a bare
+  // NaN would come out as null, which no receiver accepts.
+  if (std::isnan(x))
+    return void(out += "\"NaN\"");
+  if (std::isinf(x))
+    return void(out += x > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+  char buf[32];
+  auto end = std::to_chars(buf, buf + sizeof buf, x).ptr; // shortest round-trip form
+  out.append(buf, end);
+  if (std::none_of(buf, end, [](char c) { return c == '.' || c == 'e'; }))
+    out += ".0"; // stays a double for receivers that care
+}
+
+void append_value(std::string& out, const attribute_value& v) {
+  std::visit(
+    [&out](const auto& x) {
+      using T = std::decay_t<decltype(x)>;
+      if constexpr (std::is_same_v<T, std::string>) {
+        out += "{\"stringValue\":";
+        append_string(out, x);
+      } else if constexpr (std::is_same_v<T, bool>) {
+        out += x ? "{\"boolValue\":true" : "{\"boolValue\":false";
+      } else if constexpr (std::is_same_v<T, std::int64_t>) {
+        out += "{\"intValue\":\"";
+        append_int(out, x);
+        out += '"';
+      } else {
+        out += "{\"doubleValue\":";
+        append_double(out, x);
+      }
+      out += '}';
+    },
+    v);
+}
+
+// The members of `"attributes":[...]`, without the brackets.
+void append_attribute_list(std::string& out, const attributes& attrs) {
+  for (std::size_t i = 0; i < attrs.size(); ++i) {
+    if (i > 0)
+      out += ',';
+    out += "{\"key\":";
+    append_string(out, attrs[i].first);
+    out += ",\"value\":";
+    append_value(out, attrs[i].second);
+    out += '}';
+  }
+}
+
+void append_attributes(std::string& out, const attributes& attrs) {
+  out += '[';
+  append_attribute_list(out, attrs);
+  out += ']';
+}
+
+// Low 8 bits: the W3C trace flags; 0x100 says 0x200 (parent or linked
+// context is remote) is meaningful.
+int flags_of(const span_context& ctx, bool remote) { return ctx.flags | 0x100 | (remote ? 0x200 : 0); }
+
+// Every field but spanId, the times and the attributes, each followed by
+// a comma: the part a group's members share.
+void append_shared_fields(std::string& out, const span_data& s) {
+  out += "\"traceId\":";
+  append_hex(out, s.context.trace);
+  out += ",\"name\":";
+  append_string(out, s.name);
+  out += ",\"kind\":";
+  append_int(out, static_cast<int>(s.kind));
+  out += ",\"flags\":";
+  append_int(out, flags_of(s.context, s.parent_remote));
+  out += ",\"status\":{\"code\":";
+  append_int(out, static_cast<int>(s.status));
+  if (!s.status_message.empty()) {
+    out += ",\"message\":";
+    append_string(out, s.status_message);
+  }
+  out += "},";
+  if (is_valid(s.parent)) {
+    out += "\"parentSpanId\":";
+    append_hex(out, s.parent);
+    out += ',';
+  }
+  if (!s.context.tracestate.empty()) {
+    out += "\"traceState\":";
+    append_string(out, s.context.tracestate);
+    out += ',';
+  }
+  if (!s.events.empty()) {
+    out += "\"events\":[";
+    for (std::size_t i = 0; i < s.events.size(); ++i) {
+      auto& e = s.events[i];
+      out += i > 0 ? ",{\"timeUnixNano\":" : "{\"timeUnixNano\":";
+      append_number_string(out, e.time_unix_nano);
+      out += ",\"name\":";
+      append_string(out, e.name);
+      out += ",\"attributes\":";
+      append_attributes(out, e.attributes);
+      out += '}';
+    }
+    out += "],";
+  }
+  if (!s.links.empty()) {
+    out += "\"links\":[";
+    for (std::size_t i = 0; i < s.links.size(); ++i) {
+      auto& l = s.links[i];
+      out += i > 0 ? ",{\"traceId\":" : "{\"traceId\":";
+      append_hex(out, l.context.trace);
+      out += ",\"spanId\":";
+      append_hex(out, l.context.span);
+      out += ",\"attributes\":";
+      append_attributes(out, l.attributes);
+      out += ",\"flags\":";
+      append_int(out, flags_of(l.context, l.context.remote));
+      if (!l.context.tracestate.empty()) {
+        out += ",\"traceState\":";
+        append_string(out, l.context.tracestate);
+      }
+      out += '}';
+    }
+    out += "],";
+  }
+}
+
+void append_span(std::string& out, const span_data& s) {
+  out += '{';
+  append_shared_fields(out, s);
+  out += "\"spanId\":";
+  append_hex(out, s.context.span);
+  out += ",\"startTimeUnixNano\":";
+  append_number_string(out, s.start_unix_nano);
+  out += ",\"endTimeUnixNano\":";
+  append_number_string(out, s.end_unix_nano);
+  out += ",\"attributes\":";
+  append_attributes(out, s.attributes);
+  out += '}';
+}
+
+// A group's members as OTLP spans. What they share is written once; per
 // member only the span id, the times and the member's attribute are
-// written, so encoding a broadcast's sends costs a few appends each.
+// appended.
 class group_encoder {
 public:
   explicit group_encoder(const span_group& g) : g_(g) {
-    json rest = span_json(g.common);
-    for (auto* key : {"spanId", "startTimeUnixNano", "endTimeUnixNano", "attributes"})
-      rest.erase(key);
-    rest_ = dump(rest);
-    rest_ = rest_.substr(1, rest_.size() - 2); // the members, without braces
-    attributes_open_ = dump(attributes_json(g.common.attributes));
-    attributes_open_.pop_back(); // "]": the member's attribute follows
+    shared_ = "{";
+    append_shared_fields(shared_, g.common);
+    shared_ += "\"attributes\":[";
+    append_attribute_list(shared_, g.common.attributes);
     if (!g.common.attributes.empty())
-      attributes_open_ += ',';
-    attributes_open_ += "{\"key\":";
-    append_string(attributes_open_, g.member_key);
-    attributes_open_ += ",\"value\":{\"stringValue\":";
+      shared_ += ',';
+    shared_ += "{\"key\":";
+    append_string(shared_, g.member_key);
+    shared_ += ",\"value\":{\"stringValue\":";
   }
 
   /// About what one member takes (its value aside), to reserve for all.
-  std::size_t member_size() const { return rest_.size() + attributes_open_.size() + 120; }
+  std::size_t member_size() const { return shared_.size() + 100; }
 
   void append(std::string& out, const span_group::member& m) const {
-    static constexpr char digits[] = "0123456789abcdef";
-    char id[16];
-    auto bytes = random_span_id();
-    for (std::size_t i = 0; i < bytes.size(); ++i) {
-      id[2 * i] = digits[bytes[i] >> 4];
-      id[2 * i + 1] = digits[bytes[i] & 0xf];
-    }
-    out += "{\"spanId\":\"";
-    out.append(id, sizeof id);
-    out += "\",\"startTimeUnixNano\":";
+    out += shared_;
+    append_string(out, g_.value(m));
+    out += "}}],\"spanId\":";
+    append_hex(out, random_span_id());
+    out += ",\"startTimeUnixNano\":";
     append_number_string(out, m.start_unix_nano);
     out += ",\"endTimeUnixNano\":";
     append_number_string(out, m.end_unix_nano);
-    out += ",\"attributes\":";
-    out += attributes_open_;
-    append_string(out, g_.value(m));
-    out += "}}]";
-    if (!rest_.empty()) {
-      out += ',';
-      out += rest_;
-    }
     out += '}';
   }
 
 private:
   const span_group& g_;
-  std::string rest_;
-  std::string attributes_open_;
+  std::string shared_;
 };
 
-std::string encode(const resource& res, const std::string& default_scope, const std::vector<span_data>& spans,
-                   const std::vector<std::unique_ptr<span_group>>& groups) {
+void encode(std::string& body, const resource& res, const std::string& default_scope,
+            const std::vector<span_data>& spans, const std::vector<std::unique_ptr<span_group>>& groups) {
   // Scopes in order of first appearance; a process has a handful, so a
   // linear search beats a map. A first pass sorts spans and groups into
   // their scopes; the second writes each straight into the body (a
@@ -193,8 +257,10 @@ std::string encode(const resource& res, const std::string& default_scope, const 
   for (auto& g : groups)
     if (!g->members.empty())
       scope_of(g->common).groups.push_back(g.get());
-  std::string body = "{\"resourceSpans\":[{\"resource\":";
-  body += dump(json{{"attributes", attributes_json(res.attributes)}});
+  body.assign("{\"resourceSpans\":[{\"resource\":");
+  body += "{\"attributes\":";
+  append_attributes(body, res.attributes);
+  body += '}';
   body += ",\"scopeSpans\":[";
   for (std::size_t i = 0; i < scopes.size(); ++i) {
     auto& sc = scopes[i];
@@ -212,7 +278,7 @@ std::string encode(const resource& res, const std::string& default_scope, const 
     };
     for (auto* s : sc.spans) {
       next();
-      body += dump(span_json(*s));
+      append_span(body, *s);
     }
     for (auto* g : sc.groups) {
       group_encoder enc(*g);
@@ -225,18 +291,26 @@ std::string encode(const resource& res, const std::string& default_scope, const 
     body += "]}";
   }
   body += "]}]}";
-  return body;
 }
 
 } // namespace
 
 std::string encode_otlp_json(const resource& res, const std::string& default_scope,
                              const std::vector<span_data>& spans) {
-  return encode(res, default_scope, spans, {});
+  std::string body;
+  encode(body, res, default_scope, spans, {});
+  return body;
 }
 
 std::string encode_otlp_json(const resource& res, const std::string& default_scope, const span_batch& batch) {
-  return encode(res, default_scope, batch.spans, batch.groups);
+  std::string body;
+  encode(body, res, default_scope, batch.spans, batch.groups);
+  return body;
+}
+
+void encode_otlp_json(std::string& into, const resource& res, const std::string& default_scope,
+                      const span_batch& batch) {
+  encode(into, res, default_scope, batch.spans, batch.groups);
 }
 
 } // namespace cafmcp::otel

@@ -24,6 +24,7 @@ private:
   bool owned_;
   resource resource_;
   std::string scope_;
+  std::string buffer_; // reused from batch to batch (one processor thread)
 };
 
 } // namespace cafmcp::otel

@@ -47,6 +47,7 @@ private:
   otlp_http_options opts_;
   resource resource_;
   std::string scope_;
+  std::string buffer_; // reused from batch to batch (one processor thread)
   std::atomic<std::size_t> rejected_{0}, requests_{0};
   std::mutex stop_mtx_;
   std::condition_variable stop_cv_;

@@ -18,5 +18,10 @@ std::string encode_otlp_json(const resource& res, const std::string& default_sco
 /// The same for a batch processor's batch: a group's members come out as
 /// whole spans (fresh span ids), their shared part encoded once.
 std::string encode_otlp_json(const resource& res, const std::string& default_scope, const span_batch& batch);
+/// The same into `into` (replacing what it held): an exporter that keeps
+/// one buffer reuses its memory, rather than faulting in fresh pages for
+/// every batch (a batch of sends is hundreds of kilobytes).
+void encode_otlp_json(std::string& into, const resource& res, const std::string& default_scope,
+                      const span_batch& batch);
 
 } // namespace cafmcp::otel
