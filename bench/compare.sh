@@ -23,6 +23,10 @@ cmake --build "$root/build" -j "${CAFMCP_JOBS:-2}" --target everything-server ca
   caf-fanout-floor cafmcp-micro bench-tracing-cost bench-inprocess-memory >/dev/null
 
 cafmcp="$bin/everything-server --http --port 0"
+# Tracing on: always_on (the default sampler follows the request spans,
+# which are sampled), batch processor, spans encoded as OTLP/JSON lines on
+# the server's stderr, which cafmcp-load reads and discards.
+cafmcp_traced="env OTEL_TRACES_EXPORTER=console $cafmcp"
 ts="node $root/bench/peers/ts/server.mjs --http --port 0"
 if [[ -n "${QUICK:-}" ]]; then
   K=50 M=20 KMEM=500 KMEM_TS=100 DUR=0.5 NFLOOR=50 ROUNDS=20 ACTORS=100
@@ -47,9 +51,11 @@ for round in $(seq "${ROUNDS_EACH:-2}"); do
   "$bin/sse-socket-floor" $((NFLOOR * 10)) $((ROUNDS / 10)) --json | sed 's/^{/{"label":"floor_sse_10x",/' >>"$results"
   "$bin/caf-fanout-floor" "$ACTORS" 300 --json | sed 's/^{/{"label":"floor_caf",/' >>"$results"
 
-  load cafmcp_fanout "$cafmcp" -k "$K" -m "$M"
+  load cafmcp_fanout "$cafmcp" -k "$K" -m $((M * 3)) # more rounds: one hiccup is then under 1% (p99)
   load ts_fanout "$ts" -k "$K" -m "$M"
+  load cafmcp_fanout_traced "$cafmcp_traced" -k "$K" -m $((M * 3))
   load cafmcp_storm "$cafmcp" -k "$K" -m $((M * 16)) -w 16 -u 4 --window 32
+  load cafmcp_storm_traced "$cafmcp_traced" -k "$K" -m $((M * 16)) -w 16 -u 4 --window 32
   load ts_storm "$ts" -k "$K" -m $((M * 4)) -w 16 -u 4 --window 32
   load cafmcp_requests "$cafmcp" --mode requests -c 16 --duration "$DUR"
   load ts_requests "$ts" --mode requests -c 16 --duration "$DUR"

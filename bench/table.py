@@ -62,7 +62,16 @@ rows.append((f"In-process fan-out, notifier -> {get('floor_caf', 'actors')} sess
 rows.append((f"KiB per idle HTTP session with GET stream ({get('cafmcp_idle', 'sessions')} cafmcp / {get('ts_idle', 'sessions')} TS)",
              get("cafmcp_idle", "server_kib_per_idle_session"), get("ts_idle", "server_kib_per_idle_session"), None, "<= 16 KiB"))
 rows.append(("KiB per idle in-process session", get("cafmcp_inprocess_idle", "kib_per_session"), None, None, "<= 4 KiB"))
-rows.append(("Tracing always_on (batch processor, OTLP/JSON encoded): fan-out cost (%)", get("tracing_cost", "percent"), None, None, "<= 15%"))
+
+
+def cost(label):
+    on, off = get(label + "_traced"), get(label)
+    return 100.0 * (1 - on / off) if on and off else None
+
+
+rows.append(("Tracing always_on, OTLP/JSON: HTTP fan-out one at a time, cost (%)", cost("cafmcp_fanout"), None, None, "<= 15%"))
+rows.append(("  the same, HTTP storm (both cores saturated), cost (%)", cost("cafmcp_storm"), None, None, ""))
+rows.append(("  the same, in-process notifier -> socket pairs, cost (%)", get("tracing_cost", "percent"), None, None, ""))
 
 print()
 print(f"floor (b): one {get('floor_sse', 'frame_bytes')}-byte SSE frame per write(2): {fmt(sse)}/s to {get('floor_sse', 'sockets')} sockets, "
@@ -77,6 +86,7 @@ for name, c, t, f, target in rows:
     print(f"| {name} | {fmt(c)} | {fmt(t)} | {fmt(f)} | {ct} | {ratio(c, f)} | {target} |")
 print()
 print("correctness (0 lost / duplicated / out of order):",
-      ", ".join(f"{l}: {correctness(l)}" for l in ["cafmcp_fanout", "ts_fanout", "cafmcp_storm", "ts_storm", "cafmcp_stdio", "ts_stdio"]))
+      ", ".join(f"{l}: {correctness(l)}" for l in ["cafmcp_fanout", "ts_fanout", "cafmcp_storm", "ts_storm", "cafmcp_stdio", "ts_stdio",
+                                                    "cafmcp_fanout_traced", "cafmcp_storm_traced"]))
 cpu = [(l, runs[l].get("client_cpu_share")) for l in ["cafmcp_fanout", "cafmcp_storm", "cafmcp_requests"] if l in runs]
 print("load client CPU (share of one core):", ", ".join(f"{l} {v:.0%}" for l, v in cpu if v is not None))

@@ -2,6 +2,7 @@
 // The tracing hook the core calls around requests, mutations, broadcasts and
 // every single send. cafmcp's own OpenTelemetry library (otel/) implements
 // it; the default does nothing and costs one null check per call site.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -55,9 +56,10 @@ public:
                                       const trace_context& parent) = 0;
   /// Starts a group of sibling spans under `parent`, all named `name` with
   /// the `common` attributes plus `mcp.session.id`; nullptr when not sampled.
+  /// `sends`: how many will be recorded (room is made for them up front).
   virtual std::unique_ptr<send_span_group> start_send_group(std::string_view name, span_kind kind,
                                                             const trace_context& parent,
-                                                            span_attributes common) = 0;
+                                                            span_attributes common, std::size_t sends) = 0;
 };
 
 /// Wall-clock time in nanoseconds, as spans record it.

@@ -66,13 +66,14 @@ public:
 
   std::unique_ptr<cafmcp::send_span_group> start_send_group(std::string_view name, cafmcp::span_kind kind,
                                                             const cafmcp::trace_context& parent,
-                                                            cafmcp::span_attributes common) override {
+                                                            cafmcp::span_attributes common,
+                                                            std::size_t sends) override {
     start_options o;
     o.kind = kind_of(kind);
     if (!parent.empty())
       o.parent = parsed(parent);
     o.attributes = std::move(common);
-    auto rec = tracer_.start_group(name, std::move(o), "mcp.session.id");
+    auto rec = tracer_.start_group(name, std::move(o), "mcp.session.id", sends);
     if (!rec)
       return nullptr;
     return std::make_unique<mcp_send_group>(std::move(*rec));

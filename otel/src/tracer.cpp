@@ -114,7 +114,8 @@ span tracer::start(std::string_view name, start_options opts) const {
 }
 
 std::optional<span_group_recorder> tracer::start_group(std::string_view name, start_options opts,
-                                                      std::string member_key) const {
+                                                      std::string member_key,
+                                                      std::size_t expected_members) const {
   if (!provider_)
     return std::nullopt;
   const span_context* parent = opts.parent && opts.parent->valid() ? &*opts.parent : nullptr;
@@ -136,6 +137,7 @@ std::optional<span_group_recorder> tracer::start_group(std::string_view name, st
   d.links = std::move(opts.links);
   d.scope = scope_;
   g->member_key = std::move(member_key);
+  g->reserve(expected_members); // no regrowth (copying, freeing) while a broadcast records
   return span_group_recorder(provider_, std::move(g));
 }
 

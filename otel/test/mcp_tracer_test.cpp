@@ -81,7 +81,7 @@ TEST_F(McpTracer, AnUnsampledParentMeansNoSpanUnderParentBased) {
   auto t = hook();
   cafmcp::trace_context unsampled{"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00", ""};
   EXPECT_EQ(t->start("x", cafmcp::span_kind::server, unsampled), nullptr);
-  EXPECT_EQ(t->start_send_group("send", cafmcp::span_kind::client, unsampled, {}), nullptr);
+  EXPECT_EQ(t->start_send_group("send", cafmcp::span_kind::client, unsampled, {}, 1), nullptr);
   EXPECT_TRUE(exporter->snapshot().empty());
 }
 
@@ -103,7 +103,7 @@ TEST_F(McpTracer, SendGroupsBecomeOneSpanPerSession) {
   auto t = hook();
   {
     auto g = t->start_send_group("send notifications/resources/updated", cafmcp::span_kind::client, remote,
-                                 {{"mcp.method.name", std::string("notifications/resources/updated")}});
+                                 {{"mcp.method.name", std::string("notifications/resources/updated")}}, 2);
     ASSERT_NE(g, nullptr);
     g->record("session-a", 100, 200);
     g->record("session-b", 110, 210);

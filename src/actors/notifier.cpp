@@ -86,7 +86,7 @@ void broadcast(notifier_actor::pointer self, runtime& rt, json message, const br
     if (!facts.operation.empty())
       common.emplace_back("cafmcp.operation", facts.operation);
     sends = rt.tracing()->start_send_group("send " + std::string(facts.method), span_kind::client,
-                                           ctx, std::move(common));
+                                           ctx, std::move(common), targets.size());
   }
   if (!sends) {
     for (auto* m : targets)

@@ -77,6 +77,11 @@ struct span_group {
                        static_cast<std::uint32_t>(value.size())});
     values.append(value);
   }
+  /// Room for `n` members whose values are about as long as a session id.
+  void reserve(std::size_t n) {
+    members.reserve(n);
+    values.reserve(n * 40);
+  }
   std::string_view value(const member& m) const { return std::string_view(values).substr(m.value_at, m.value_size); }
   /// One member as a whole span, with a fresh span id.
   span_data expand(const member& m) const;

@@ -93,7 +93,7 @@ public:
   /// Sibling spans named `name` told apart by `member_key`; nullopt when
   /// the sampler says no.
   std::optional<span_group_recorder> start_group(std::string_view name, start_options opts,
-                                                 std::string member_key) const;
+                                                 std::string member_key, std::size_t expected_members = 0) const;
   const std::string& scope() const;
 
 private:
