@@ -114,6 +114,23 @@ void append_attributes(std::string& out, const attributes& attrs) {
 // context is remote) is meaningful.
 int flags_of(const span_context& ctx, bool remote) { return ctx.flags | 0x100 | (remote ? 0x200 : 0); }
 
+// `"key":[{...},{...}],` with each object's members written by `write`;
+// nothing when there are none (OTLP/JSON omits empty lists).
+template <class T, class Write>
+void append_objects(std::string& out, const char* key, const std::vector<T>& items, Write write) {
+  if (items.empty())
+    return;
+  out += '"';
+  out += key;
+  out += "\":[";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    out += i > 0 ? ",{" : "{";
+    write(items[i]);
+    out += '}';
+  }
+  out += "],";
+}
+
 // Every field but spanId, the times and the attributes, each followed by
 // a comma: the part a group's members share.
 void append_shared_fields(std::string& out, const span_data& s) {
@@ -142,40 +159,28 @@ void append_shared_fields(std::string& out, const span_data& s) {
     append_string(out, s.context.tracestate);
     out += ',';
   }
-  if (!s.events.empty()) {
-    out += "\"events\":[";
-    for (std::size_t i = 0; i < s.events.size(); ++i) {
-      auto& e = s.events[i];
-      out += i > 0 ? ",{\"timeUnixNano\":" : "{\"timeUnixNano\":";
-      append_number_string(out, e.time_unix_nano);
-      out += ",\"name\":";
-      append_string(out, e.name);
-      out += ",\"attributes\":";
-      append_attributes(out, e.attributes);
-      out += '}';
+  append_objects(out, "events", s.events, [&out](const span_event& e) {
+    out += "\"timeUnixNano\":";
+    append_number_string(out, e.time_unix_nano);
+    out += ",\"name\":";
+    append_string(out, e.name);
+    out += ",\"attributes\":";
+    append_attributes(out, e.attributes);
+  });
+  append_objects(out, "links", s.links, [&out](const span_link& l) {
+    out += "\"traceId\":";
+    append_hex(out, l.context.trace);
+    out += ",\"spanId\":";
+    append_hex(out, l.context.span);
+    out += ",\"attributes\":";
+    append_attributes(out, l.attributes);
+    out += ",\"flags\":";
+    append_int(out, flags_of(l.context, l.context.remote));
+    if (!l.context.tracestate.empty()) {
+      out += ",\"traceState\":";
+      append_string(out, l.context.tracestate);
     }
-    out += "],";
-  }
-  if (!s.links.empty()) {
-    out += "\"links\":[";
-    for (std::size_t i = 0; i < s.links.size(); ++i) {
-      auto& l = s.links[i];
-      out += i > 0 ? ",{\"traceId\":" : "{\"traceId\":";
-      append_hex(out, l.context.trace);
-      out += ",\"spanId\":";
-      append_hex(out, l.context.span);
-      out += ",\"attributes\":";
-      append_attributes(out, l.attributes);
-      out += ",\"flags\":";
-      append_int(out, flags_of(l.context, l.context.remote));
-      if (!l.context.tracestate.empty()) {
-        out += ",\"traceState\":";
-        append_string(out, l.context.tracestate);
-      }
-      out += '}';
-    }
-    out += "],";
-  }
+  });
 }
 
 void append_span(std::string& out, const span_data& s) {

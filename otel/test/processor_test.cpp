@@ -105,19 +105,21 @@ TEST(BatchProcessor, BatchesAreCappedAndCarryTheExportDeadline) {
   }
 }
 
+// A group of `members` sends.
+std::unique_ptr<span_group> group(int members) {
+  auto g = std::make_unique<span_group>();
+  g->common.context = {random_trace_id(), {}, 1, {}, false};
+  for (int i = 0; i < members; ++i)
+    g->add(1, 2, "m");
+  return g;
+}
+
 TEST(BatchProcessor, SpanGroupsCountAsTheirMembers) {
   auto exporter = std::make_shared<collecting_exporter>();
   batch_options o;
   o.max_queue_size = 5;
   o.schedule_delay = std::chrono::hours(1);
   auto processor = std::make_shared<batch_span_processor>(exporter, o);
-  auto group = [](int members) {
-    auto g = std::make_unique<span_group>();
-    g->common.context = {random_trace_id(), {}, 1, {}, false};
-    for (int i = 0; i < members; ++i)
-      g->add(1, 2, "m");
-    return g;
-  };
   processor->on_end(group(3));
   processor->on_end(group(3)); // 6 > 5: dropped whole
   processor->on_end(group(2));
@@ -161,13 +163,6 @@ TEST(BatchProcessor, GroupsReachTheExporterWholeInBatchesOfAtMostTheBatchSize) {
   o.max_export_batch_size = 4;
   o.schedule_delay = std::chrono::hours(1);
   auto processor = std::make_shared<batch_span_processor>(exporter, o);
-  auto group = [](int members) {
-    auto g = std::make_unique<span_group>();
-    g->common.context = {random_trace_id(), {}, 1, {}, false};
-    for (int i = 0; i < members; ++i)
-      g->add(1, 2, "m");
-    return g;
-  };
   processor->on_end(a_span());
   processor->on_end(group(3)); // fills the first batch (1 + 3): the worker takes it
   exporter->entered.get_future().wait();

@@ -14,8 +14,15 @@
 
 namespace cafmcp::http {
 
-/// From any thread (actor threads hand frames to sessions).
-template <class Item>
+/// For batches filled on the loop thread only: no lock is needed.
+struct loop_only_lock {
+  void lock() {}
+  void unlock() {}
+};
+
+/// `Lock`: std::mutex when any thread may push (actor threads hand frames
+/// to sessions); loop_only_lock when only the loop does.
+template <class Item, class Lock = std::mutex>
 class loop_handoff {
 public:
   using run_fn = void (*)(Item&);
@@ -24,7 +31,7 @@ public:
   void push(Item item) {
     bool first;
     {
-      std::lock_guard<std::mutex> g(mtx_);
+      std::lock_guard<Lock> g(lock_);
       first = items_.empty();
       items_.push_back(std::move(item));
     }
@@ -34,52 +41,26 @@ public:
 
   /// Drops what was never run (the loop is gone: shutdown).
   void clear() {
-    std::lock_guard<std::mutex> g(mtx_);
+    std::lock_guard<Lock> g(lock_);
     items_.clear();
   }
 
 private:
   void drain() {
     {
-      std::lock_guard<std::mutex> g(mtx_);
+      std::lock_guard<Lock> g(lock_);
       taken_.swap(items_); // both keep their capacity: no allocation per batch
     }
     for (auto& it : taken_)
-      run_(it);
+      run_(it); // may push: into items_, a batch of its own
     taken_.clear();
   }
 
   boost::asio::io_context& ioc_;
   run_fn run_;
-  std::mutex mtx_;
+  Lock lock_;
   std::vector<Item> items_;
   std::vector<Item> taken_; // loop thread only
-};
-
-/// On the loop thread only: the same batching without a lock (connections
-/// whose writes start on the loop's next step, together).
-template <class Item>
-class loop_batch {
-public:
-  using run_fn = void (*)(Item&);
-  loop_batch(boost::asio::io_context& ioc, run_fn run) : ioc_(ioc), run_(run) {}
-
-  void push(Item item) {
-    items_.push_back(std::move(item));
-    if (items_.size() == 1)
-      boost::asio::post(ioc_, [this] {
-        taken_.swap(items_);
-        for (auto& it : taken_)
-          run_(it);
-        taken_.clear();
-      });
-  }
-  void clear() { items_.clear(); }
-
-private:
-  boost::asio::io_context& ioc_;
-  run_fn run_;
-  std::vector<Item> items_, taken_;
 };
 
 } // namespace cafmcp::http

@@ -55,7 +55,7 @@ struct transport_state {
   loop_handoff<outgoing> outbox;
   /// Connections with frames queued and no write yet: their writes start
   /// together on the loop's next step, each taking all its queued frames.
-  loop_batch<std::shared_ptr<http_conn>> writes_due;
+  loop_handoff<std::shared_ptr<http_conn>, loop_only_lock> writes_due;
   net::io_context ioc{1}; // destroyed first: its pending handlers hold connections
 
   /// Routes one parsed HTTP request.
