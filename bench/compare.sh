@@ -13,8 +13,9 @@ out=${BENCH_OUT:-$(mktemp -d)}
 results="$out/results.jsonl"
 : >"$results"
 
-if [[ ! -d "$root/bench/peers/ts/node_modules" ]]; then
-  (cd "$root/bench/peers/ts" && npm ci --silent)
+# A fresh clone: what the build and the TS peer need (idempotent; apt and npm).
+if [[ ! -d "$root/bench/peers/ts/node_modules" || ! -d "$root/.deps/valijson" ]]; then
+  "$root/scripts/install-deps" >&2
 fi
 if [[ ! -f "$root/build/build.ninja" ]]; then
   cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
