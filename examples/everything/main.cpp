@@ -36,6 +36,9 @@ int main(int argc, char** argv) {
   app.add_option("--otlp-endpoint", otlp_endpoint,
                  "export traces over OTLP/HTTP to this base URL, e.g. http://localhost:4318 "
                  "(the OTEL_* environment variables work too)");
+  std::string trace_file;
+  app.add_option("--trace-file", trace_file,
+                 "write traces as OTLP/JSON lines to this file instead (Jaeger's UI loads it)");
   CLI11_PARSE(app, argc, argv);
 
   static const std::map<std::string, cafmcp::change_metadata> modes = {
@@ -60,6 +63,8 @@ int main(int argc, char** argv) {
   tracing.default_service = "everything-server";
   if (!otlp_endpoint.empty())
     tracing.otlp_endpoint = otlp_endpoint;
+  if (!trace_file.empty())
+    tracing.jsonl_path = trace_file;
   auto provider = cafmcp::otel::provider_from_environment(tracing);
   opts.tracer = cafmcp::otel::make_mcp_tracer(provider);
 

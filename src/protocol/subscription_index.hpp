@@ -5,6 +5,7 @@
 // template's own text, which then covers every URI that template matches.
 // Subscribers are opaque numbers (session actor ids today, listen streams
 // of the stateless revision tomorrow): one index for every kind.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -36,11 +37,34 @@ public:
   std::size_t count(subscriber s) const;
 
 private:
+  // Sorted and contiguous: a broadcast walks it in one pass (an
+  // unordered_set cost a cache miss per node: 5% of the notifier's time in
+  // a storm). Subscribing and unsubscribing shift at most a few thousand
+  // ids; ids grow, so a new subscriber usually lands at the end.
+  class subscriber_set {
+  public:
+    void insert(subscriber s) {
+      auto it = std::lower_bound(ids_.begin(), ids_.end(), s);
+      if (it == ids_.end() || *it != s)
+        ids_.insert(it, s);
+    }
+    void erase(subscriber s) {
+      auto it = std::lower_bound(ids_.begin(), ids_.end(), s);
+      if (it != ids_.end() && *it == s)
+        ids_.erase(it);
+    }
+    bool empty() const { return ids_.empty(); }
+    auto begin() const { return ids_.begin(); }
+    auto end() const { return ids_.end(); }
+
+  private:
+    std::vector<subscriber> ids_;
+  };
   struct template_subs {
     uri_template compiled;
-    std::unordered_set<subscriber> subs;
+    subscriber_set subs;
   };
-  std::unordered_map<std::string, std::unordered_set<subscriber>> exact_;
+  std::unordered_map<std::string, subscriber_set> exact_;
   std::map<std::string, template_subs> templates_;
   // Each subscriber's keys, with the template ones marked by a leading 't'.
   std::unordered_map<subscriber, std::unordered_set<std::string>> by_subscriber_;
