@@ -47,11 +47,11 @@ public:
       auto done = write_nowait(*message);
       lock.lock();
       writing_ = false;
-      if (done == message->size() + 1) {
-        if (!queue_.empty())
-          cv_.notify_one(); // what queued meanwhile
+      // The writer thread may wait for this write: for what queued
+      // meanwhile, or to finish closing.
+      cv_.notify_one();
+      if (done == message->size() + 1)
         return true;
-      }
       if (done == failed) {
         broken_ = true;
         queue_.clear();
@@ -61,7 +61,6 @@ public:
       // The pipe is full (or took part of it): the writer thread goes on
       // from where this left off, ahead of anything queued meanwhile.
       queue_.push_front(done == 0 ? std::move(message) : rest_of(*message, done));
-      cv_.notify_one();
       return true;
     }
     queue_.push_back(std::move(message));
