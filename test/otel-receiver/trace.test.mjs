@@ -92,3 +92,37 @@ test('the receiver refuses what OTLP/JSON forbids (so its acceptance above means
     { ...span, attributes: [{ key: 'k', value: { stringValue: 'a', intValue: '1' } }] }, // two oneof members
   ]) assert.equal((await post(body(bad))).status, 400, JSON.stringify(bad));
 });
+
+// --trace-file: the same spans as OTLP/JSON lines in a file (what Jaeger's
+// UI loads); every line is a request the strict receiver accepts.
+test('--trace-file writes every span as strictly valid OTLP/JSON lines', async () => {
+  const { mkdtempSync, readFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const file = join(mkdtempSync(join(tmpdir(), 'cafmcp-trace-')), 'spans.jsonl');
+  const srv = startHttpServer(['--trace-file', file], { OTEL_TRACES_SAMPLER: 'always_on' });
+  const url = await srv.url;
+  const [x, y] = await Promise.all([connectHttp(url), connectHttp(url)]);
+  await x.client.callTool({ name: 'add_resource', arguments: { uri: 'test://file/1', name: 'f1', text: 'v1' } });
+  await y.client.subscribeResource({ uri: 'test://file/1' });
+  const mark = y.recorder.mark;
+  await x.client.callTool({ name: 'update_resource', arguments: { uri: 'test://file/1', text: 'v2' } });
+  await y.recorder.waitFor(isMethod('notifications/resources/updated'), { from: mark });
+  for (const s of [x, y]) await s.close().catch(() => {});
+  await srv.stop(); // exports what is left at exit
+
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0);
+  assert.ok(lines.length > 0, 'spans were written');
+  const before = rx.state.spans.length;
+  for (const line of lines) {
+    const r = await fetch(`${rx.url}/v1/traces`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: line });
+    assert.equal(r.status, 200, `a line the receiver refused: ${line.slice(0, 200)}`);
+  }
+  const spans = rx.state.spans.slice(before);
+  const [broadcast] = byName(spans, 'broadcast notifications/resources/updated');
+  assert.ok(broadcast);
+  const sends = childrenOf(spans, broadcast, 'send notifications/resources/updated');
+  assert.equal(sends.length, 1, 'one send span: one subscriber');
+  assert.equal(sends[0].attrs['mcp.resource.uri'], 'test://file/1');
+  assert.ok(sends[0].attrs['mcp.session.id']);
+});
