@@ -46,6 +46,7 @@ struct transport_state {
   std::atomic<std::size_t> dropped_slow{0};
   std::atomic<std::size_t> session_count{0};
   std::size_t stateless_requests = 0; // event loop only
+  std::string write_buffer;           // event loop only: small writes, flattened
 
   server& srv;
   http_options options;

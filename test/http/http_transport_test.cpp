@@ -289,32 +289,42 @@ class PausedReaders : public HttpTest {
     o.max_unread_bytes = 64 * 1024 * 1024;
     return o;
   }
+
+protected:
+  // `events` tool additions whose events are about `event_bytes` each, sent
+  // while the client does not read; then it reads them all.
+  void expect_whole_and_in_order(int events, std::size_t event_bytes) {
+    auto s = initialize();
+    auto stream = open_stream(s, {}, 4096);
+    std::string padding(event_bytes, 'x');
+    for (int i = 0; i < events; ++i) {
+      auto tool = text_tool(tool_name(i));
+      tool.description = padding;
+      srv->add_tool(tool).get();
+    }
+    for (int i = 0; i < events; ++i) {
+      auto e = stream->next_event();
+      ASSERT_TRUE(e.has_value()) << "event " << i << " missing";
+      auto msg = json::parse(e->data, nullptr, false);
+      ASSERT_FALSE(msg.is_discarded()) << "event " << i << " torn: " << e->data.substr(0, 120);
+      ASSERT_EQ(e->lines, 2u) << "event " << i << " is not just its id and data: torn";
+      ASSERT_EQ(msg["params"].value("name", ""), tool_name(i));
+    }
+    EXPECT_EQ(transport->stats().dropped_slow_connections, 0u);
+  }
 };
 
 // A client that pauses reading: once the socket buffer is full, a write
 // goes out in part and the rest asynchronously, while later frames queue
 // behind it. When the client reads again, every event arrives whole and in
-// order (within its unread-bytes allowance nothing is dropped).
-TEST_F(PausedReaders, AClientThatPausesReadingGetsEveryEventWholeAndInOrder) {
-  auto s = initialize();
-  auto stream = open_stream(s, {}, 4096);
-  constexpr int mutations = 8; // 1 MiB frames: 8 MiB, beyond the socket buffers
-  std::string padding(1024 * 1024, 'x');
-  for (int i = 0; i < mutations; ++i) {
-    auto t = text_tool(tool_name(i));
-    t.description = padding;
-    srv->add_tool(t).get();
-  }
-  for (int i = 0; i < mutations; ++i) {
-    auto e = stream->next_event();
-    ASSERT_TRUE(e.has_value()) << "event " << i << " missing";
-    auto msg = json::parse(e->data, nullptr, false);
-    ASSERT_FALSE(msg.is_discarded()) << "event " << i << " torn: " << e->data.substr(0, 120);
-    ASSERT_EQ(e->lines, 2u) << "event " << i << " is not just its id and data: torn";
-    ASSERT_EQ(msg["params"].value("name", ""), tool_name(i));
-  }
-  EXPECT_EQ(transport->stats().dropped_slow_connections, 0u);
-}
+// order (within its unread-bytes allowance nothing is dropped). 8 MiB and
+// more: beyond what loopback's socket buffers hold (~2.5 MB).
+
+// Large events: each write is more than a socket buffer takes at once.
+TEST_F(PausedReaders, LargeEventsArriveWholeAndInOrder) { expect_whole_and_in_order(8, 1024 * 1024); }
+
+// Small events, written as one flat buffer each: 9 MB in all.
+TEST_F(PausedReaders, SmallEventsArriveWholeAndInOrder) { expect_whole_and_in_order(3000, 3000); }
 
 } // namespace
 } // namespace cafmcp::test
