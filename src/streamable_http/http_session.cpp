@@ -7,21 +7,20 @@
 namespace cafmcp::http {
 
 http_session::http_session(std::string id, transport_state& st, bool stateless)
-  : id_(std::move(id)), st_(st), stateless_(stateless) {
+  : id_(std::move(id)), st_(st), outbox_(st.outbox), stateless_(stateless) {
   new_stream(0);
 }
 
 bool http_session::send(frame message, const routing& where) {
   if (closing_.load())
     return false;
-  st_.outbox.push({shared_from_this(), std::move(message), where, false});
-  return true;
+  return outbox_->push({shared_from_this(), std::move(message), where, false});
 }
 
 void http_session::close() {
   if (closing_.exchange(true))
     return;
-  st_.outbox.push({shared_from_this(), nullptr, {}, true}); // after what was sent before it
+  outbox_->push({shared_from_this(), nullptr, {}, true}); // after what was sent before it
 }
 
 void deliver(outgoing& o) {

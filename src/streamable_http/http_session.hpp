@@ -17,6 +17,7 @@
 #include "cafmcp/transport.hpp"
 #include "streamable_http/event_store.hpp"
 #include "streamable_http/http_conn.hpp"
+#include "streamable_http/loop_handoff.hpp"
 
 namespace cafmcp::http {
 
@@ -88,7 +89,8 @@ private:
   void touch() { last_activity_ = std::chrono::steady_clock::now(); }
 
   std::string id_;
-  transport_state& st_;
+  transport_state& st_; // the loop thread's; actor threads use only outbox_
+  std::shared_ptr<loop_handoff<outgoing>> outbox_;
   bool stateless_ = false;
   std::shared_ptr<connection> core_;
   std::map<std::uint64_t, stream> streams_; // 0: the standalone GET stream

@@ -28,20 +28,24 @@ public:
   using run_fn = void (*)(Item&);
   loop_handoff(boost::asio::io_context& ioc, run_fn run) : ioc_(ioc), run_(run) {}
 
-  void push(Item item) {
-    bool first;
-    {
-      std::lock_guard<Lock> g(lock_);
-      first = items_.empty();
-      items_.push_back(std::move(item));
-    }
-    if (first)
+  /// False once closed: the item is dropped.
+  bool push(Item item) {
+    std::lock_guard<Lock> g(lock_);
+    if (closed_)
+      return false;
+    bool first = items_.empty();
+    items_.push_back(std::move(item));
+    if (first) // under the lock: close() cannot slip in between
       boost::asio::post(ioc_, [this] { drain(); });
+    return true;
   }
 
-  /// Drops what was never run (the loop is gone: shutdown).
-  void clear() {
+  /// Drops what was never run and refuses what comes later: the loop is
+  /// going away. Whoever still holds this (a session an actor thread is
+  /// sending to) may push safely; nothing reaches the loop any more.
+  void close() {
     std::lock_guard<Lock> g(lock_);
+    closed_ = true;
     items_.clear();
   }
 
@@ -59,6 +63,7 @@ private:
   boost::asio::io_context& ioc_;
   run_fn run_;
   Lock lock_;
+  bool closed_ = false;
   std::vector<Item> items_;
   std::vector<Item> taken_; // loop thread only
 };

@@ -32,10 +32,11 @@ struct transport_state {
   // The batches only keep a reference to ioc (declared last, constructed
   // last): they post to it once the loop runs.
   transport_state(server& s, http_options o)
-    : srv(s), options(std::move(o)), outbox(ioc, deliver), writes_due(ioc, start_write) {}
+    : srv(s), options(std::move(o)), outbox(std::make_shared<loop_handoff<outgoing>>(ioc, deliver)),
+      writes_due(ioc, start_write) {}
   ~transport_state() { // all of these hold connections bound to ioc
-    outbox.clear();
-    writes_due.clear();
+    outbox->close();
+    writes_due.close();
     sessions.clear();
   }
 
@@ -53,7 +54,9 @@ struct transport_state {
   request_policy policy;
   std::unordered_map<std::string, std::shared_ptr<http_session>> sessions;
   /// What actor threads send, one loop post per batch (a broadcast).
-  loop_handoff<outgoing> outbox;
+  /// Shared with the sessions: an actor thread may still send to one while
+  /// the transport is destroyed, and finds the outbox closed, not freed.
+  std::shared_ptr<loop_handoff<outgoing>> outbox;
   /// Connections with frames queued and no write yet: their writes start
   /// together on the loop's next step, each taking all its queued frames.
   loop_handoff<std::shared_ptr<http_conn>, loop_only_lock> writes_due;
