@@ -40,44 +40,44 @@ tool_result ask_client(request_context& ctx, const std::string& method, json par
 }
 
 void add_content_tools(cafmcp::server& srv) {
-  srv.add_tool(make_tool("test_simple_text", "Returns simple text content", no_args,
-                         [](const json&, request_context&) {
-                           return tool_result::text("This is a simple text response for testing.");
-                         }));
-  srv.add_tool(make_tool("test_image_content", "Returns image content", no_args,
-                         [](const json&, request_context&) {
-                           tool_result r;
-                           r.add(content::image(png, "image/png"));
-                           return r;
-                         }));
-  srv.add_tool(make_tool("test_audio_content", "Returns audio content", no_args,
-                         [](const json&, request_context&) {
-                           tool_result r;
-                           r.add(content::audio(wav, "audio/wav"));
-                           return r;
-                         }));
-  srv.add_tool(make_tool("test_embedded_resource", "Returns an embedded resource", no_args,
-                         [](const json&, request_context&) {
-                           tool_result r;
-                           r.add(content::embedded_text("test://embedded-resource",
-                                                        "This is an embedded resource content.",
-                                                        "text/plain"));
-                           return r;
-                         }));
-  srv.add_tool(make_tool("test_multiple_content_types", "Returns text, image and resource",
-                         no_args, [](const json&, request_context&) {
-                           auto r = tool_result::text("Multiple content types test:");
-                           r.add(content::image(png, "image/png"));
-                           r.add(content::embedded_text("test://mixed-content-resource",
-                                                        R"({"test":"data","value":123})",
-                                                        "application/json"));
-                           return r;
-                         }));
-  srv.add_tool(make_tool("test_error_handling", "Always fails, as a tool error", no_args,
-                         [](const json&, request_context&) {
-                           return tool_result::error(
-                             "This tool intentionally returns an error for testing");
-                         }));
+  srv.add_tool(quick_tool("test_simple_text", "Returns simple text content", no_args,
+                          [](const json&, request_context&) {
+                            return tool_result::text("This is a simple text response for testing.");
+                          }));
+  srv.add_tool(quick_tool("test_image_content", "Returns image content", no_args,
+                          [](const json&, request_context&) {
+                            tool_result r;
+                            r.add(content::image(png, "image/png"));
+                            return r;
+                          }));
+  srv.add_tool(quick_tool("test_audio_content", "Returns audio content", no_args,
+                          [](const json&, request_context&) {
+                            tool_result r;
+                            r.add(content::audio(wav, "audio/wav"));
+                            return r;
+                          }));
+  srv.add_tool(quick_tool("test_embedded_resource", "Returns an embedded resource", no_args,
+                          [](const json&, request_context&) {
+                            tool_result r;
+                            r.add(content::embedded_text("test://embedded-resource",
+                                                         "This is an embedded resource content.",
+                                                         "text/plain"));
+                            return r;
+                          }));
+  srv.add_tool(quick_tool("test_multiple_content_types", "Returns text, image and resource",
+                          no_args, [](const json&, request_context&) {
+                            auto r = tool_result::text("Multiple content types test:");
+                            r.add(content::image(png, "image/png"));
+                            r.add(content::embedded_text("test://mixed-content-resource",
+                                                         R"({"test":"data","value":123})",
+                                                         "application/json"));
+                            return r;
+                          }));
+  srv.add_tool(quick_tool("test_error_handling", "Always fails, as a tool error", no_args,
+                          [](const json&, request_context&) {
+                            return tool_result::error(
+                              "This tool intentionally returns an error for testing");
+                          }));
   srv.add_tool(make_tool("test_reconnection",
                          "Closes its stream mid-call; the result follows on reconnection (SEP-1699)",
                          no_args, [](const json&, request_context& ctx) {

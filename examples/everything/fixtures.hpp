@@ -17,6 +17,15 @@ inline cafmcp::tool make_tool(std::string name, std::string description, cafmcp:
   return t;
 }
 
+/// The same, for a handler that returns at once and never blocks: it runs
+/// on its session's actor (tool::quick).
+inline cafmcp::tool quick_tool(std::string name, std::string description, cafmcp::json schema,
+                               cafmcp::tool_handler handler) {
+  auto t = make_tool(std::move(name), std::move(description), std::move(schema), std::move(handler));
+  t.quick = true;
+  return t;
+}
+
 void install_conformance_fixtures(cafmcp::server& srv);
 /// The 2026-07-28 fixtures (input_required, listen triggers, probes).
 void install_stateless_fixtures(cafmcp::server& srv);

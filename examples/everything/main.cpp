@@ -39,6 +39,9 @@ int main(int argc, char** argv) {
   std::string trace_file;
   app.add_option("--trace-file", trace_file,
                  "write traces as OTLP/JSON lines to this file instead (Jaeger's UI loads it)");
+  bool threaded_handlers = false;
+  app.add_flag("--threaded-handlers", threaded_handlers,
+               "run quick tools' handlers on threads of their own too (for comparing)");
   CLI11_PARSE(app, argc, argv);
 
   static const std::map<std::string, cafmcp::change_metadata> modes = {
@@ -53,6 +56,7 @@ int main(int argc, char** argv) {
   opts.tools = opts.resources = opts.prompts = cafmcp::capability_mode::on;
   opts.list_changed_metadata = modes.at(metadata);
   opts.page_size = page_size;
+  opts.inline_quick_handlers = !threaded_handlers;
   opts.message_limits.max_message_bytes = max_message_bytes;
   // 2026-07-28 caching hints, as the conformance reference server gives them.
   opts.list_cache = {std::chrono::minutes(5), true};

@@ -3,7 +3,8 @@
 // arguments: a way to report progress, log to the client, notice
 // cancellation and ask the client things (sampling, elicitation, roots).
 // Handlers run on a worker of their own, never on the server actor, so they
-// may block (a slow tool never delays notifications or other requests).
+// may block (a slow tool never delays notifications or other requests);
+// only a tool marked quick runs on its session's actor, and may not.
 #include <chrono>
 #include <memory>
 #include <optional>

@@ -80,6 +80,10 @@ struct server_options {
 
   /// CAF scheduler threads (0: one per core, at least 2).
   std::size_t scheduler_threads = 0;
+  /// Run `tool::quick` handlers on their session's actor. false: every
+  /// handler gets a thread of its own (e.g. to rule out a quick handler
+  /// that blocks after all).
+  bool inline_quick_handlers = true;
 
   /// Tracing hook; nullptr: off.
   std::shared_ptr<cafmcp::tracer> tracer;

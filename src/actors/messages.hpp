@@ -5,6 +5,7 @@
 //   transport --inbound/close--> session --rpc/init/sub--> server
 //   server --reply--> session             server --change/updated--> notifier
 //   worker --reply/emit/ask--> session    notifier --frame--> outbound (direct)
+//   server --run--> session (a quick handler: the session runs it)
 #include <atomic>
 #include <future>
 #include <memory>
@@ -43,6 +44,7 @@ using release_atom = caf::atom_constant<caf::atom("release")>;
 using finish_atom = caf::atom_constant<caf::atom("finish")>;
 using listen_atom = caf::atom_constant<caf::atom("listen")>;
 using unlisten_atom = caf::atom_constant<caf::atom("unlisten")>;
+using run_atom = caf::atom_constant<caf::atom("run")>;
 
 /// A server->client request made by a handler (sampling, elicitation...).
 struct client_ask {
@@ -51,6 +53,8 @@ struct client_ask {
   json params;
   std::shared_ptr<std::promise<protocol::outcome>> answer;
 };
+
+struct call;
 
 /// One client connection's actor.
 using session_actor = caf::typed_actor<
@@ -61,7 +65,8 @@ using session_actor = caf::typed_actor<
   caf::reacts_to<emit_atom, std::string, frame>,                // progress/log for request key
   caf::reacts_to<ask_atom, std::string, client_ask>,            // handler asks the client
   caf::reacts_to<forget_atom, std::string>,                     // handler stopped waiting
-  caf::reacts_to<release_atom, std::string>>;                   // stream of key may close
+  caf::reacts_to<release_atom, std::string>,                    // stream of key may close
+  caf::reacts_to<run_atom, call, protocol::job>>;               // a quick handler, run here
 
 /// What the notifier needs to deliver to a session without a hop through it.
 struct session_link {
@@ -142,5 +147,6 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::server_stats)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::client_ask)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::session_link)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::call)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::protocol::job)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::listen_request)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::mutation)

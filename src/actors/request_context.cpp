@@ -92,6 +92,10 @@ json request_context::request(std::string method, json params, std::chrono::mill
   }
   if (d.call.cancelled->load())
     throw client_request_error(jsonrpc::code::internal_error, "request was cancelled");
+  if (d.quick)
+    throw client_request_error(jsonrpc::code::internal_error,
+                               "a quick tool cannot ask the client (" + method
+                                 + "): it runs on its session's actor, which would deliver the answer");
   actors::client_ask ask;
   ask.id = "cafmcp-" + std::to_string(++next_id);
   ask.method = std::move(method);

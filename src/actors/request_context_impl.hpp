@@ -24,6 +24,9 @@ public:
   json answers = json::object();
   json handler_state = json::object();
   std::uint64_t inputs_asked = 0;
+  // Run by the session's actor (tool::quick): it cannot wait for the client,
+  // whose answer that very actor would have to deliver.
+  bool quick = false;
 
   void emit(const json& notification) const;
 };

@@ -18,7 +18,13 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
         self->send(c.env->session, reply_atom::value, c.key, std::move(*done));
         return;
       }
-      run_on_worker(*rt, std::move(std::get<protocol::job>(result)), std::move(c));
+      auto& job = std::get<protocol::job>(result);
+      if (job.quick && rt->options->inline_quick_handlers) {
+        auto session = c.env->session;
+        self->send(session, run_atom::value, std::move(c), std::move(job));
+        return;
+      }
+      run_on_worker(*rt, std::move(job), std::move(c));
     },
     [self, rt](sub_atom, session_actor& s, std::string& uri) -> caf::result<protocol::outcome> {
       const auto& reg = *rt->registry;

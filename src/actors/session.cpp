@@ -1,6 +1,7 @@
 #include "actors/session.hpp"
 
 #include "actors/runtime.hpp"
+#include "actors/worker.hpp"
 #include "protocol/request_span.hpp"
 #include "cafmcp/protocol_version.hpp"
 #include "protocol/stateless.hpp"
@@ -427,6 +428,16 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
       self->state.calls.erase(it);
       answer(self, id_of_key(key), out);
       close_if_drained(self);
+    },
+    [self](run_atom, call& c, protocol::job& job) {
+      auto& st = self->state;
+      if (!st.calls.count(c.key))
+        return; // cancelled (or the session ended) before it ran
+      auto key = c.key;
+      auto out = run_call(st.rt->request_state, st.rt->options->client_request_timeout, job, std::move(c), true);
+      // Through the mailbox, behind the progress and log messages the
+      // handler sent: the client sees them before the result.
+      self->send(self, reply_atom::value, std::move(key), std::move(out));
     },
     [self](emit_atom, std::string& key, frame& f) {
       if (self->state.calls.count(key)) // progress after completion is dropped

@@ -26,40 +26,45 @@ json input_required_result(const protocol::request_state_seal& seal, const reque
 
 } // namespace
 
+protocol::outcome run_call(const protocol::request_state_seal& seal, std::chrono::milliseconds timeout,
+                           protocol::job& job, call c, bool quick) {
+  // Only these may answer input_required (SEP-2322).
+  bool may_ask = c.env->stateless
+                 && (c.method == "tools/call" || c.method == "prompts/get" || c.method == "resources/read");
+  trace_scope scope(c.trace);
+  auto impl = std::make_shared<request_context::impl>(std::move(c), timeout);
+  impl->quick = quick;
+  request_context ctx(impl);
+  try {
+    return job.run(ctx);
+  } catch (input_required& ir) {
+    if (may_ask)
+      return input_required_result(seal, *impl, ir);
+    return jsonrpc::error{jsonrpc::code::internal_error,
+                          "input_required answers only 2026-07-28 tools/call, prompts/get "
+                          "and resources/read",
+                          std::nullopt};
+  } catch (request_refused& r) {
+    return jsonrpc::error{r.code, std::move(r.message), std::move(r.data)};
+  } catch (const std::exception& e) {
+    return jsonrpc::error{jsonrpc::code::internal_error, e.what(), std::nullopt};
+  }
+}
+
 void run_on_worker(runtime& rt, protocol::job job, call c) {
-  auto timeout = rt.options->client_request_timeout;
   // Counted as a running actor, as the detached actor per call it replaces
   // was: the actor system's shutdown waits for the call to answer.
   auto& registry = rt.system.registry();
   registry.inc_running();
   auto work = std::make_shared<std::pair<protocol::job, call>>(std::move(job), std::move(c));
-  rt.workers->run([seal = rt.request_state, work = std::move(work), timeout, &registry]() mutable {
+  auto timeout = rt.options->client_request_timeout;
+  // Copies: the runtime may go (with the last actor) while a call runs.
+  rt.workers->run([seal = rt.request_state, timeout, work = std::move(work), &registry]() mutable {
     {
       auto& [job, c] = *work;
       auto session = c.env->session;
       auto key = c.key;
-      // Only these may answer input_required (SEP-2322).
-      bool may_ask = c.env->stateless
-                     && (c.method == "tools/call" || c.method == "prompts/get" || c.method == "resources/read");
-      trace_scope scope(c.trace);
-      auto impl = std::make_shared<request_context::impl>(std::move(c), timeout);
-      request_context ctx(impl);
-      protocol::outcome result;
-      try {
-        result = job(ctx);
-      } catch (input_required& ir) {
-        if (may_ask)
-          result = input_required_result(seal, *impl, ir);
-        else
-          result = jsonrpc::error{jsonrpc::code::internal_error,
-                                  "input_required answers only 2026-07-28 tools/call, prompts/get "
-                                  "and resources/read",
-                                  std::nullopt};
-      } catch (request_refused& r) {
-        result = jsonrpc::error{r.code, std::move(r.message), std::move(r.data)};
-      } catch (const std::exception& e) {
-        result = jsonrpc::error{jsonrpc::code::internal_error, e.what(), std::nullopt};
-      }
+      auto result = run_call(seal, timeout, job, std::move(c), false);
       // Sent from this thread after every emit of the handler: the session
       // sees progress and log messages before the result.
       caf::anon_send(session, reply_atom::value, std::move(key), std::move(result));

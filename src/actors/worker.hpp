@@ -3,12 +3,25 @@
 // runtime's worker_pool, else a new one), so a slow or blocking tool delays
 // neither the server actor, nor the notifier, nor the session's other
 // requests. It answers the session directly.
+//
+// A quick handler (tool::quick) is run by its session's actor instead,
+// through run_call: the same handling of results and errors, on the
+// actor's thread.
+#include <chrono>
+
 #include "actors/messages.hpp"
+#include "protocol/request_state.hpp"
 
 namespace cafmcp::actors {
 
 struct runtime;
 
 void run_on_worker(runtime& rt, protocol::job job, call c);
+
+/// Runs `job` here and returns its answer (input_required, refusals and
+/// exceptions made into results or errors). `quick`: on an actor's thread,
+/// where request() to the client must not wait.
+protocol::outcome run_call(const protocol::request_state_seal& seal, std::chrono::milliseconds timeout,
+                           protocol::job& job, call c, bool quick);
 
 } // namespace cafmcp::actors

@@ -56,14 +56,13 @@ dispatch_result read_resource(const registry& reg, const json& params) {
   return outcome{resource_not_found(*uri)};
 }
 
-tool_result checked_output(const tool_entry& entry, tool_result result) {
-  if (!entry.output || result.is_error)
+tool_result checked_output(const std::string& name, const schema_validator* output, tool_result result) {
+  if (!output || result.is_error)
     return result;
   if (!result.structured_content)
-    return tool_result::error("Tool " + entry.spec.name
-                              + " declares an outputSchema but returned no structuredContent");
-  if (auto violation = entry.output->validate(*result.structured_content))
-    return tool_result::error("Tool " + entry.spec.name
+    return tool_result::error("Tool " + name + " declares an outputSchema but returned no structuredContent");
+  if (auto violation = output->validate(*result.structured_content))
+    return tool_result::error("Tool " + name
                               + " returned structuredContent that does not match its "
                                 "outputSchema: "
                               + *violation);
@@ -90,16 +89,18 @@ dispatch_result call_tool(const registry& reg, const json& params) {
     if (auto violation = entry.input->validate(args))
       return outcome{tool_result::error("Invalid arguments for tool " + *name + ": " + *violation)
                        .to_json()};
-  return job{[entry, args = std::move(args)](request_context& ctx) -> outcome {
-    tool_result result;
-    try {
-      result = entry.spec.handler ? entry.spec.handler(args, ctx)
-                                  : tool_result::error("Tool has no handler");
-    } catch (const std::exception& e) {
-      result = tool_result::error("Tool " + entry.spec.name + " failed: " + e.what());
-    }
-    return checked_output(entry, std::move(result)).to_json();
-  }};
+  // What the call needs, not a copy of the tool (its schemas are JSON trees).
+  return job{[handler = entry.spec.handler, name = entry.spec.name, output = entry.output,
+              args = std::move(args)](request_context& ctx) -> outcome {
+               tool_result result;
+               try {
+                 result = handler ? handler(args, ctx) : tool_result::error("Tool has no handler");
+               } catch (const std::exception& e) {
+                 result = tool_result::error("Tool " + name + " failed: " + e.what());
+               }
+               return checked_output(name, output.get(), std::move(result)).to_json();
+             },
+             entry.spec.quick};
 }
 
 dispatch_result get_prompt(const registry& reg, const json& params) {
@@ -123,14 +124,15 @@ dispatch_result get_prompt(const registry& reg, const json& params) {
   for (auto& arg : it->second.arguments)
     if (arg.required && !args.count(arg.name))
       return outcome{invalid_params("Missing required argument: " + arg.name)};
-  return job{[p = it->second, args = std::move(args)](request_context& ctx) -> outcome {
+  return job{[handler = it->second.handler, name = it->second.name,
+              args = std::move(args)](request_context& ctx) -> outcome {
     try {
-      if (!p.handler)
+      if (!handler)
         return jsonrpc::error{jsonrpc::code::internal_error, "Prompt has no handler", std::nullopt};
-      return p.handler(args, ctx).to_json();
+      return handler(args, ctx).to_json();
     } catch (const std::exception& e) {
       return jsonrpc::error{jsonrpc::code::internal_error,
-                            "Prompt " + p.name + " failed: " + e.what(), std::nullopt};
+                            "Prompt " + name + " failed: " + e.what(), std::nullopt};
     }
   }};
 }

@@ -20,7 +20,12 @@ using outcome = std::variant<json, jsonrpc::error>;
 
 /// Work for a worker; owns copies of everything it needs (the registry may
 /// change while it runs).
-using job = std::function<outcome(request_context&)>;
+struct job {
+  std::function<outcome(request_context&)> run;
+  /// From tool::quick: the handler neither blocks nor asks the client, so
+  /// it may run on the session's actor.
+  bool quick = false;
+};
 
 using dispatch_result = std::variant<outcome, job>;
 
