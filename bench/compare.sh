@@ -25,9 +25,13 @@ cmake --build "$root/build" -j "${CAFMCP_JOBS:-2}" --target everything-server ca
 
 cafmcp="$bin/everything-server --http --port 0"
 # Tracing on: always_on (the default sampler follows the request spans,
-# which are sampled), batch processor, spans encoded as OTLP/JSON lines on
-# the server's stderr, which cafmcp-load reads and discards.
-cafmcp_traced="env OTEL_TRACES_EXPORTER=console $cafmcp"
+# which are sampled), batch processor, every span encoded as OTLP/JSON and
+# written out. Written to /dev/null, the figure is the server's own cost;
+# piped (stderr, which cafmcp-load reads and discards), the reader of
+# ~0.5 KB per span shares the two cores too, as a collector on the same
+# machine would.
+cafmcp_traced="$cafmcp --trace-file /dev/null"
+cafmcp_traced_piped="env OTEL_TRACES_EXPORTER=console $cafmcp"
 ts="node $root/bench/peers/ts/server.mjs --http --port 0"
 if [[ -n "${QUICK:-}" ]]; then
   K=50 M=20 KMEM=500 KMEM_TS=100 DUR=0.5 NFLOOR=50 ROUNDS=20 ACTORS=100
@@ -57,8 +61,10 @@ for round in $(seq "${ROUNDS_EACH:-2}"); do
   load cafmcp_fanout_traced "$cafmcp_traced" -k "$K" -m $((M * 3))
   load cafmcp_storm "$cafmcp" -k "$K" -m $((M * 16)) -w 16 -u 4 --window 32
   load cafmcp_storm_traced "$cafmcp_traced" -k "$K" -m $((M * 16)) -w 16 -u 4 --window 32
+  load cafmcp_storm_traced_piped "$cafmcp_traced_piped" -k "$K" -m $((M * 16)) -w 16 -u 4 --window 32
   load ts_storm "$ts" -k "$K" -m $((M * 4)) -w 16 -u 4 --window 32
   load cafmcp_requests "$cafmcp" --mode requests -c 16 --duration "$DUR"
+  load cafmcp_requests_threaded "$cafmcp --threaded-handlers" --mode requests -c 16 --duration "$DUR"
   load ts_requests "$ts" --mode requests -c 16 --duration "$DUR"
   load cafmcp_stdio "$bin/everything-server --stdio" --stdio -k 1 -m $((M * 20))
   load ts_stdio "node $root/bench/peers/ts/server.mjs --stdio" --stdio -k 1 -m $((M * 20))
