@@ -74,6 +74,7 @@ public:
     r.rss_idle = server_rss(pid_);
     // Drive.
     auto cpu0 = cpu_seconds();
+    auto server_cpu0 = server_cpu(pid_);
     auto t0 = clock_type::now();
     int running = static_cast<int>(drivers_.size());
     std::string drive_error;
@@ -102,6 +103,7 @@ public:
     }
     auto t1 = clock_type::now();
     r.client_cpu = cpu_seconds() - cpu0;
+    r.server_cpu = server_cpu(pid_) - server_cpu0;
     r.seconds = std::chrono::duration<double>(t1 - t0).count();
     r.rss_end = server_rss(pid_);
     stopping_ = true;

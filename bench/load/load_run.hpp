@@ -32,7 +32,7 @@ struct options {
 
 struct result {
   std::uint64_t delivered = 0, lost = 0, duplicated = 0, out_of_order = 0, other = 0;
-  double seconds = 0, client_cpu = 0;
+  double seconds = 0, client_cpu = 0, server_cpu = 0;
   latency_summary latency;
   long rss_start = 0, rss_idle = 0, rss_end = 0;
   std::uint64_t requests = 0;
@@ -41,5 +41,8 @@ struct result {
 
 /// The server's RSS in KiB when its pid is known, else 0.
 inline long server_rss(pid_t pid) { return pid > 0 ? rss_kib(pid) : 0; }
+
+/// The server's CPU seconds so far when its pid is known, else 0.
+inline double server_cpu(pid_t pid) { return pid > 0 ? bench::cpu_seconds_of(pid) : 0; }
 
 } // namespace cafmcp::load

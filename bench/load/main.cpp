@@ -42,7 +42,11 @@ void report(const options& o, const result& r) {
                       {"server_rss_kib_start", r.rss_start}, {"server_rss_kib_idle", r.rss_idle},
                       {"server_rss_kib_end", r.rss_end},
                       {"client_cpu_s", r.client_cpu},
-                      {"client_cpu_share", r.seconds > 0 ? r.client_cpu / r.seconds : 0}, {"error", r.error}};
+                      {"client_cpu_share", r.seconds > 0 ? r.client_cpu / r.seconds : 0},
+                      {"server_cpu_s", r.server_cpu}, {"error", r.error}};
+  auto items = o.mode == "requests" ? r.requests : r.delivered;
+  if (items > 0 && r.server_cpu > 0)
+    j["server_cpu_us_per_item"] = 1e6 * r.server_cpu / static_cast<double>(items);
   if (o.mode == "fanout" && o.sessions > 0 && r.rss_start > 0)
     j["server_kib_per_idle_session"] = static_cast<double>(r.rss_idle - r.rss_start) / o.sessions;
   if (o.json) {
@@ -59,6 +63,9 @@ void report(const options& o, const result& r) {
   std::printf("  server RSS KiB: start %ld  idle %ld  end %ld\n", r.rss_start, r.rss_idle, r.rss_end);
   std::printf("  load client CPU %.2f s (%.0f%% of one core)\n", r.client_cpu,
               r.seconds > 0 ? 100 * r.client_cpu / r.seconds : 0);
+  if (auto items = o.mode == "requests" ? r.requests : r.delivered; items > 0 && r.server_cpu > 0)
+    std::printf("  server CPU %.2f s (%.2f us per %s)\n", r.server_cpu, 1e6 * r.server_cpu / static_cast<double>(items),
+                o.mode == "requests" ? "request" : "delivery");
   if (!r.error.empty())
     std::printf("  error: %s\n", r.error.c_str());
 }

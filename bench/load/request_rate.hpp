@@ -25,6 +25,7 @@ inline task<void> request_rate(connector& conn, const options& o, pid_t pid, res
   signal done(ex);
   std::string error;
   auto cpu0 = cpu_seconds();
+  auto server_cpu0 = server_cpu(pid);
   auto t0 = clock_type::now();
   auto until = t0 + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(o.duration));
   for (auto& c : clients)
@@ -49,6 +50,7 @@ inline task<void> request_rate(connector& conn, const options& o, pid_t pid, res
     co_await done.wait_until(clock_type::time_point::max());
   r.seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
   r.client_cpu = cpu_seconds() - cpu0;
+  r.server_cpu = server_cpu(pid) - server_cpu0;
   r.rss_end = server_rss(pid);
   r.error = error.empty() && r.requests == 0 ? "no request completed" : error;
   r.latency = summarize(latencies);

@@ -7,6 +7,7 @@
 
 #include <sys/types.h>
 
+#include "../proc_cpu.hpp"
 #include "../proc_rss.hpp"
 
 namespace cafmcp::load {

@@ -29,6 +29,11 @@ struct batch_span_processor::state {
   // Under mtx. Never waits: a full queue loses the span, counted.
   bool admit(std::size_t spans) {
     if (stopping || queued_spans + spans > opts.max_queue_size) {
+      if (dropped == 0 && !stopping) // once: the total follows at shutdown
+        std::fprintf(stderr,
+                     "cafmcp-otel: span queue full (%zu spans): dropping spans until the exporter catches "
+                     "up; raise OTEL_BSP_MAX_QUEUE_SIZE to keep them\n",
+                     opts.max_queue_size);
       dropped += spans;
       return false;
     }
@@ -153,6 +158,8 @@ bool batch_span_processor::shutdown(std::chrono::milliseconds timeout) {
     worker_.detach();
   }
   st.exporter->shutdown(); // also cuts a still-running export short
+  if (auto lost = dropped(); lost > 0)
+    std::fprintf(stderr, "cafmcp-otel: %zu spans dropped in all (queue full or export failed)\n", lost);
   return done;
 }
 

@@ -128,6 +128,25 @@ TEST(BatchProcessor, SpanGroupsCountAsTheirMembers) {
   EXPECT_EQ(exporter->snapshot().size(), 5u);
 }
 
+TEST(BatchProcessor, DropsAreReportedOnStderrOnceAndInTotalAtShutdown) {
+  auto exporter = std::make_shared<collecting_exporter>();
+  batch_options o;
+  o.max_queue_size = 5;
+  o.schedule_delay = std::chrono::hours(1);
+  auto processor = std::make_shared<batch_span_processor>(exporter, o);
+  ::testing::internal::CaptureStderr();
+  processor->on_end(group(4));
+  processor->on_end(group(3)); // dropped: reported at once
+  processor->on_end(group(2)); // dropped: counted, not reported again
+  EXPECT_TRUE(processor->shutdown(10s));
+  auto err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("span queue full (5 spans)"), std::string::npos) << err;
+  EXPECT_NE(err.find("OTEL_BSP_MAX_QUEUE_SIZE"), std::string::npos) << err;
+  EXPECT_EQ(err.find("span queue full"), err.rfind("span queue full")) << err;
+  EXPECT_NE(err.find("5 spans dropped in all"), std::string::npos) << err;
+  EXPECT_EQ(exporter->snapshot().size(), 4u);
+}
+
 // Keeps each batch's shape (single spans, group sizes) as handed over. Its
 // first export waits for `release`, so what arrives meanwhile is queued and
 // taken in one go afterwards.
