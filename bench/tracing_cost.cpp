@@ -59,7 +59,11 @@ result run(std::shared_ptr<otel::sampler> sampler, int sessions, int updates, bo
   std::shared_ptr<otel::batch_span_processor> processor;
   if (sampler) {
     exporter = std::make_shared<discard_exporter>(encode);
-    processor = std::make_shared<otel::batch_span_processor>(exporter);
+    // Room for a burst's spans (the default 2048 is four broadcasts to 500
+    // sessions): the cost measured is that of exporting every span.
+    otel::batch_options queue;
+    queue.max_queue_size = 1 << 18;
+    processor = std::make_shared<otel::batch_span_processor>(exporter, queue);
     auto provider = std::make_shared<otel::tracer_provider>(otel::resource::with_service("bench"),
                                                             sampler, processor);
     o.tracer = otel::make_mcp_tracer(provider);
