@@ -13,6 +13,10 @@ for line in open(sys.argv[1]):
         if bad or r.get("error"):
             failures.setdefault(label, []).append(
                 f"lost={r.get('lost')} dup={r.get('duplicated')} ooo={r.get('out_of_order')} {r.get('error', '')}".strip())
+        # A traced run whose server dropped spans measured less than tracing.
+        dropped = [m for m in r.get("server_messages", []) if "dropping spans" in m]
+        if dropped:
+            failures.setdefault(label, []).append("server dropped spans: " + dropped[0])
         best = runs.get(label)
         # Several rounds: keep the fastest (noise only ever slows a run down).
         if best is None or (r.get("rate_per_s") or 0) > (best.get("rate_per_s") or 0):

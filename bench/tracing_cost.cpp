@@ -62,7 +62,7 @@ result run(std::shared_ptr<otel::sampler> sampler, int sessions, int updates, bo
     // Room for a burst's spans (the default 2048 is four broadcasts to 500
     // sessions): the cost measured is that of exporting every span.
     otel::batch_options queue;
-    queue.max_queue_size = 1 << 18;
+    queue.max_queue_size = 1 << 22;
     processor = std::make_shared<otel::batch_span_processor>(exporter, queue);
     auto provider = std::make_shared<otel::tracer_provider>(otel::resource::with_service("bench"),
                                                             sampler, processor);

@@ -30,7 +30,7 @@
 namespace cafmcp::load {
 namespace {
 
-void report(const options& o, const result& r) {
+void report(const options& o, const result& r, const std::vector<std::string>& server_messages) {
   double rate = r.seconds > 0 ? static_cast<double>(o.mode == "requests" ? r.requests : r.delivered) / r.seconds : 0;
   nlohmann::json j = {{"label", o.label}, {"mode", o.mode}, {"sessions", o.sessions},
                       {"mutations", o.mutations}, {"drivers", o.drivers}, {"uris_per_driver", o.uris_per_driver},
@@ -43,7 +43,8 @@ void report(const options& o, const result& r) {
                       {"server_rss_kib_end", r.rss_end},
                       {"client_cpu_s", r.client_cpu},
                       {"client_cpu_share", r.seconds > 0 ? r.client_cpu / r.seconds : 0},
-                      {"server_cpu_s", r.server_cpu}, {"error", r.error}};
+                      {"server_cpu_s", r.server_cpu}, {"server_messages", server_messages},
+                      {"error", r.error}};
   auto items = o.mode == "requests" ? r.requests : r.delivered;
   if (items > 0 && r.server_cpu > 0)
     j["server_cpu_us_per_item"] = 1e6 * r.server_cpu / static_cast<double>(items);
@@ -66,6 +67,8 @@ void report(const options& o, const result& r) {
   if (auto items = o.mode == "requests" ? r.requests : r.delivered; items > 0 && r.server_cpu > 0)
     std::printf("  server CPU %.2f s (%.2f us per %s)\n", r.server_cpu, 1e6 * r.server_cpu / static_cast<double>(items),
                 o.mode == "requests" ? "request" : "delivery");
+  for (auto& m : server_messages)
+    std::printf("  server said: %s\n", m.c_str());
   if (!r.error.empty())
     std::printf("  error: %s\n", r.error.c_str());
 }
@@ -151,7 +154,7 @@ int main(int argc, char** argv) {
     io.run();
     if (failure)
       std::rethrow_exception(failure);
-    report(o, r);
+    report(o, r, proc ? proc->messages() : std::vector<std::string>{});
     bool clean = r.error.empty() && r.lost == 0 && r.duplicated == 0 && r.out_of_order == 0;
     return clean ? 0 : 1;
   } catch (const std::exception& e) {

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 #include <utility>
@@ -40,12 +41,50 @@ void cloexec_pipe(int fds[2]) {
   if (::pipe2(fds, O_CLOEXEC) != 0)
     throw std::runtime_error("pipe failed");
 }
-void drain_into_nothing(int fd) {
-  char buf[4096];
-  while (::read(fd, buf, sizeof buf) > 0) {
+} // namespace
+
+// Everything else (span JSON lines, say) is read and dropped: a chatty
+// server must never block on its stderr.
+void server_process::drain(int fd) {
+  char buf[16384];
+  std::string line;
+  bool in_line = false, keep = false; // keep: the line began with "cafmcp"
+  for (;;) {
+    auto n = ::read(fd, buf, sizeof buf);
+    if (n <= 0)
+      return;
+    for (const char *p = buf, *end = buf + n; p < end;) {
+      if (!in_line) {
+        in_line = true;
+        keep = end - p >= 6 ? std::memcmp(p, "cafmcp", 6) == 0 : *p == 'c'; // a split head is kept, then checked
+        line.clear();
+      }
+      auto nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+      auto stop = nl ? nl : end;
+      if (keep && line.size() < 512)
+        line.append(p, std::min<std::size_t>(static_cast<std::size_t>(stop - p), 512 - line.size()));
+      p = nl ? nl + 1 : end;
+      if (nl) {
+        in_line = false;
+        if (keep)
+          note(line);
+      }
+    }
   }
 }
-} // namespace
+
+void server_process::note(const std::string& line) {
+  if (line.rfind("cafmcp", 0) != 0)
+    return;
+  std::lock_guard<std::mutex> g(messages_mtx_);
+  if (messages_.size() < 8)
+    messages_.push_back(line);
+}
+
+std::vector<std::string> server_process::messages() const {
+  std::lock_guard<std::mutex> g(messages_mtx_);
+  return messages_;
+}
 
 server_process::server_process(const std::string& command, stdio_tag) {
   int in[2], out[2], err[2];
@@ -59,7 +98,7 @@ server_process::server_process(const std::string& command, stdio_tag) {
   to_server_ = in[1];
   from_server_ = out[0];
   err_fd_ = err[0];
-  drain_ = std::thread(drain_into_nothing, err_fd_);
+  drain_ = std::thread([this] { drain(err_fd_); });
 }
 
 void server_process::take_stdio(int& to_server, int& from_server) {
@@ -93,12 +132,15 @@ server_process::server_process(const std::string& command, std::chrono::seconds 
         url_ = seen.substr(at, end - at);
     }
   }
+  // What came before (or with) the URL: a warning at start-up counts too.
+  for (std::size_t at = 0, nl; (nl = seen.find('\n', at)) != std::string::npos; at = nl + 1)
+    note(seen.substr(at, nl - at));
   if (url_.empty()) {
     ::kill(pid_, SIGKILL);
     ::waitpid(pid_, nullptr, 0);
     throw std::runtime_error("server printed no URL on stderr: " + seen);
   }
-  drain_ = std::thread(drain_into_nothing, err_fd_);
+  drain_ = std::thread([this] { drain(err_fd_); });
 }
 
 server_process::~server_process() {

@@ -2,8 +2,10 @@
 // The server under load, when cafmcp-load starts it itself: a child process
 // whose URL is read from its stderr and whose RSS is read from /proc.
 #include <chrono>
+#include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <sys/types.h>
 
@@ -30,6 +32,9 @@ public:
 
   pid_t pid() const { return pid_; }
   const std::string& url() const { return url_; }
+  /// The first lines the server wrote on stderr starting with "cafmcp"
+  /// (cafmcp's warnings: dropped spans, closed sessions), so far.
+  std::vector<std::string> messages() const;
 
 private:
   pid_t pid_ = -1;
@@ -37,6 +42,10 @@ private:
   std::string url_;
   int to_server_ = -1, from_server_ = -1;
   void spawn(const std::string& command, int in_fd, int out_fd, int err_fd);
+  void drain(int fd);
+  void note(const std::string& line);
+  mutable std::mutex messages_mtx_;
+  std::vector<std::string> messages_;
   std::thread drain_; // keeps reading stderr so a chatty server never blocks
 };
 
