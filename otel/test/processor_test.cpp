@@ -114,12 +114,17 @@ std::unique_ptr<span_group> group(int members) {
   return g;
 }
 
-TEST(BatchProcessor, SpanGroupsCountAsTheirMembers) {
-  auto exporter = std::make_shared<collecting_exporter>();
+// A five-span queue exported only on flush or shutdown.
+std::shared_ptr<batch_span_processor> five_span_queue(std::shared_ptr<span_exporter> exporter) {
   batch_options o;
   o.max_queue_size = 5;
   o.schedule_delay = std::chrono::hours(1);
-  auto processor = std::make_shared<batch_span_processor>(exporter, o);
+  return std::make_shared<batch_span_processor>(std::move(exporter), o);
+}
+
+TEST(BatchProcessor, SpanGroupsCountAsTheirMembers) {
+  auto exporter = std::make_shared<collecting_exporter>();
+  auto processor = five_span_queue(exporter);
   processor->on_end(group(3));
   processor->on_end(group(3)); // 6 > 5: dropped whole
   processor->on_end(group(2));
@@ -130,10 +135,7 @@ TEST(BatchProcessor, SpanGroupsCountAsTheirMembers) {
 
 TEST(BatchProcessor, DropsAreReportedOnStderrOnceAndInTotalAtShutdown) {
   auto exporter = std::make_shared<collecting_exporter>();
-  batch_options o;
-  o.max_queue_size = 5;
-  o.schedule_delay = std::chrono::hours(1);
-  auto processor = std::make_shared<batch_span_processor>(exporter, o);
+  auto processor = five_span_queue(exporter);
   ::testing::internal::CaptureStderr();
   processor->on_end(group(4));
   processor->on_end(group(3)); // dropped: reported at once

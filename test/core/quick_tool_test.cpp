@@ -59,22 +59,14 @@ TEST(QuickTools, ProgressAndLogMessagesComeBeforeTheResult) {
   ASSERT_TRUE(applied(srv.add_tool(t)));
   in_process_client c(srv);
   c.initialize();
-  c.send({{"jsonrpc", "2.0"}, {"id", "q1"}, {"method", "tools/call"},
-          {"params", {{"name", "chatty"}, {"arguments", {{"text", "x"}}},
-                      {"_meta", {{"progressToken", 9}}}}}});
+  auto [before, response] = call_with_progress(c, "chatty", 9);
+  EXPECT_EQ(response["result"]["content"][0]["text"], "done") << response.dump();
   std::vector<std::string> seen;
-  for (;;) {
-    auto m = c.wait_for([](const json&) { return true; });
-    ASSERT_TRUE(m);
-    if (m->contains("id")) {
-      EXPECT_EQ((*m)["result"]["content"][0]["text"], "done");
-      break;
-    }
-    seen.push_back((*m)["method"].get<std::string>()
-                   + ((*m)["method"] == "notifications/progress"
-                        ? " " + std::to_string((*m)["params"]["progress"].get<int>())
+  for (auto& m : before)
+    seen.push_back(m["method"].get<std::string>()
+                   + (m["method"] == "notifications/progress"
+                        ? " " + std::to_string(m["params"]["progress"].get<int>())
                         : ""));
-  }
   EXPECT_EQ(seen, (std::vector<std::string>{"notifications/progress 1", "notifications/message",
                                             "notifications/progress 2",
                                             "notifications/progress 3"}));

@@ -146,20 +146,13 @@ TEST(Requests, ProgressIsSentBeforeTheResultAndOnlyIncreasing) {
   ASSERT_TRUE(applied(srv.add_tool(t)));
   in_process_client c(srv);
   c.initialize();
-  c.send({{"jsonrpc", "2.0"}, {"id", "p1"}, {"method", "tools/call"},
-          {"params", {{"name", "slow"}, {"arguments", {{"text", "x"}}},
-                      {"_meta", {{"progressToken", "tok"}}}}}});
+  auto [before, response] = call_with_progress(c, "slow", "tok");
+  EXPECT_EQ(response["result"]["content"][0]["text"], "done") << response.dump();
   std::vector<double> seen;
-  for (;;) {
-    auto m = c.wait_for([](const json&) { return true; });
-    ASSERT_TRUE(m);
-    if (m->contains("id")) {
-      EXPECT_EQ((*m)["result"]["content"][0]["text"], "done");
-      break;
-    }
-    ASSERT_EQ((*m)["method"], "notifications/progress");
-    EXPECT_EQ((*m)["params"]["progressToken"], "tok");
-    seen.push_back((*m)["params"]["progress"]);
+  for (auto& m : before) {
+    ASSERT_EQ(m["method"], "notifications/progress");
+    EXPECT_EQ(m["params"]["progressToken"], "tok");
+    seen.push_back(m["params"]["progress"]);
   }
   EXPECT_EQ(seen, (std::vector<double>{0, 50, 100}));
 }

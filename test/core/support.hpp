@@ -71,6 +71,25 @@ bool eventually(server& srv, in_process_client& pinger, Pred pred, int tries = 5
   return pred(srv.stats());
 }
 
+/// Calls tool `name` (arguments {text: "x"}) asking for progress under
+/// `token`; returns what arrived before the response, then the response.
+inline std::pair<std::vector<json>, json> call_with_progress(in_process_client& c, const std::string& name,
+                                                             const json& token) {
+  static int next_id = 0;
+  auto id = "progress-" + std::to_string(++next_id);
+  c.send({{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"},
+          {"params", {{"name", name}, {"arguments", {{"text", "x"}}}, {"_meta", {{"progressToken", token}}}}}});
+  std::vector<json> before;
+  for (;;) {
+    auto m = c.wait_for([](const json&) { return true; });
+    if (!m)
+      return {before, json()}; // nothing more came: the caller sees a null response
+    if (m->value("id", json()) == id)
+      return {before, *m};
+    before.push_back(*m);
+  }
+}
+
 /// Options for a server with every capability declared from the start.
 inline server_options all_on() {
   server_options o;
