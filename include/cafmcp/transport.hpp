@@ -1,11 +1,13 @@
 #pragma once
 // The seam between a transport (stdio, in-process, Streamable HTTP) and the
-// MCP core. A transport moves whole JSON-RPC texts; it knows nothing of MCP
-// methods. The only protocol fact it gets is which request an outgoing
+// MCP core. A transport moves whole JSON-RPC messages (texts, or parsed when
+// it had to read the id); it knows nothing of MCP methods. The only protocol fact it gets is which request an outgoing
 // message belongs to, so that HTTP can route it to that request's stream.
 #include <memory>
 #include <optional>
 #include <string>
+
+#include "cafmcp/json_rpc.hpp"
 
 namespace cafmcp {
 
@@ -57,6 +59,10 @@ public:
   /// One inbound JSON-RPC text (a stdio line, an HTTP POST body). Never
   /// blocks; parsing and validation happen on the session actor.
   virtual void receive(std::string text) = 0;
+  /// The same, already parsed by a transport that needed the message's id
+  /// (HTTP routes answers by it), with the server's message_limits: the
+  /// session does not parse it again.
+  virtual void receive(jsonrpc::message msg) = 0;
   /// The client is gone (EOF, socket closed, HTTP DELETE). The session actor
   /// stops, its subscriptions go with it.
   virtual void close() = 0;

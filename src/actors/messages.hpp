@@ -59,6 +59,7 @@ struct call;
 /// One client connection's actor.
 using session_actor = caf::typed_actor<
   caf::reacts_to<inbound_atom, std::string>,                    // from the transport
+  caf::reacts_to<inbound_atom, jsonrpc::message>,               // the same, parsed (HTTP)
   caf::reacts_to<close_atom>,                                   // transport gone / overflow
   caf::reacts_to<finish_atom>,                                  // input ended: drain, then close
   caf::reacts_to<reply_atom, std::string, protocol::outcome>,   // final answer to request key
@@ -139,6 +140,7 @@ using server_actor = caf::typed_actor<
 } // namespace cafmcp::actors
 
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::json)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::jsonrpc::message)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::frame)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::protocol::outcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::protocol::change)

@@ -21,6 +21,9 @@ public:
   void receive(std::string text) override {
     caf::anon_send(handle_, actors::inbound_atom::value, std::move(text));
   }
+  void receive(jsonrpc::message msg) override {
+    caf::anon_send(handle_, actors::inbound_atom::value, std::move(msg));
+  }
   void close() override { caf::anon_send(handle_, actors::close_atom::value); }
   void finish() override { caf::anon_send(handle_, actors::finish_atom::value); }
   const std::string& id() const override { return id_; }

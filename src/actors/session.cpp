@@ -376,11 +376,7 @@ void on_client_answer(self_ptr self, const jsonrpc::request_id& id, protocol::ou
   self->state.asks.erase(it);
 }
 
-void on_text(self_ptr self, std::string& text) {
-  auto parsed = jsonrpc::parse(text, self->state.rt->options->message_limits);
-  if (auto* bad = std::get_if<jsonrpc::parse_failure>(&parsed))
-    return fail(self, bad->id, bad->err);
-  auto& msg = std::get<jsonrpc::message>(parsed);
+void on_message(self_ptr self, jsonrpc::message& msg) {
   if (auto* req = std::get_if<jsonrpc::request>(&msg))
     on_request(self, *req);
   else if (auto* n = std::get_if<jsonrpc::notification>(&msg))
@@ -389,6 +385,13 @@ void on_text(self_ptr self, std::string& text) {
     on_client_answer(self, r->id, std::move(r->result));
   else if (auto* e = std::get_if<jsonrpc::error_response>(&msg); e && e->id)
     on_client_answer(self, *e->id, e->err);
+}
+
+void on_text(self_ptr self, std::string& text) {
+  auto parsed = jsonrpc::parse(text, self->state.rt->options->message_limits);
+  if (auto* bad = std::get_if<jsonrpc::parse_failure>(&parsed))
+    return fail(self, bad->id, bad->err);
+  on_message(self, std::get<jsonrpc::message>(parsed));
 }
 
 } // namespace
@@ -419,6 +422,7 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
   });
   return {
     [self](inbound_atom, std::string& text) { on_text(self, text); },
+    [self](inbound_atom, jsonrpc::message& msg) { on_message(self, msg); },
     [self](close_atom) { close_session(self); },
     [self](finish_atom) { start_draining(self); },
     [self](reply_atom, std::string& key, protocol::outcome& out) {

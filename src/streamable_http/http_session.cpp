@@ -38,7 +38,7 @@ http_session::stream& http_session::new_stream(std::uint64_t id) {
 }
 
 void http_session::post_request(const std::shared_ptr<http_conn>& c, std::string key,
-                                std::string body, bool initialize) {
+                                jsonrpc::message msg, bool initialize) {
   touch();
   pending_[key] = pending{c, 0, initialize};
   if (stateless_) { // the client leaving ends its request (and a listen stream)
@@ -48,12 +48,12 @@ void http_session::post_request(const std::shared_ptr<http_conn>& c, std::string
         self->end();
     };
   }
-  core_->receive(std::move(body));
+  core_->receive(std::move(msg));
 }
 
-void http_session::post_other(std::string body) {
+void http_session::post_other(jsonrpc::message msg) {
   touch();
-  core_->receive(std::move(body));
+  core_->receive(std::move(msg));
 }
 
 void http_session::write(stream& s, std::uint64_t stream_id, std::uint64_t seq, const frame& f) {

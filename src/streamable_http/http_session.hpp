@@ -43,10 +43,10 @@ public:
   bool in_flight(const std::string& key) const { return pending_.count(key) != 0; }
   /// A request POST: its answer goes back on `c` (JSON, or an SSE stream
   /// once a related message precedes it).
-  void post_request(const std::shared_ptr<http_conn>& c, std::string key, std::string body,
+  void post_request(const std::shared_ptr<http_conn>& c, std::string key, jsonrpc::message msg,
                     bool initialize);
   /// A notification or response POST (answered 202 by the caller).
-  void post_other(std::string body);
+  void post_other(jsonrpc::message msg);
   /// GET: the standalone stream, or the resumption of any stream.
   void open_stream(const std::shared_ptr<http_conn>& c, const std::optional<std::string>& last_event_id);
   /// DELETE, idle expiry, shutdown: the session actor stops.

@@ -141,9 +141,11 @@ void transport_state::post(const std::shared_ptr<http_conn>& c, request& req) {
     return reject(c, 400, "Request id " + jsonrpc::to_key(req_msg->id)
                             + " is already in flight on this session",
                   req_msg->id, session->headers());
-  if (req_msg)
-    return session->post_request(c, jsonrpc::to_key(req_msg->id), std::move(body), initialize);
-  session->post_other(std::move(body));
+  if (req_msg) {
+    auto key = jsonrpc::to_key(req_msg->id);
+    return session->post_request(c, std::move(key), std::move(msg), initialize);
+  }
+  session->post_other(std::move(msg));
   c->respond(202, {}, session->headers(), nullptr);
 }
 
@@ -167,7 +169,8 @@ void transport_state::post_stateless(const std::shared_ptr<http_conn>& c, reques
   ++stateless_requests; // until the request's session ends (http_session::end)
   auto session = std::make_shared<http_session>(std::string(), *this, true);
   session->attach(srv.connect(session));
-  session->post_request(c, jsonrpc::to_key(req_msg->id), std::move(req.body()), false);
+  auto key = jsonrpc::to_key(req_msg->id);
+  session->post_request(c, std::move(key), std::move(msg), false);
 }
 
 } // namespace cafmcp::http
