@@ -42,6 +42,8 @@ struct prompt {
   json icons;
   json meta;
   prompt_handler handler;
+  /// The handler returns at once and never blocks (see tool::quick).
+  bool quick = false;
 
   json descriptor() const;
 };

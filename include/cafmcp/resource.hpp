@@ -58,6 +58,9 @@ struct resource {
 
   std::vector<resource_contents> contents; // static data
   resource_reader reader;                  // or dynamic data
+  /// The reader returns at once and never blocks: its session's actor runs
+  /// it, as a quick tool's handler (tool::quick).
+  bool quick = false;
 
   /// The `Resource` descriptor as MCP lists it.
   json descriptor() const;
@@ -84,6 +87,8 @@ struct resource_template {
   /// Called with the concrete URI; `request_context` carries the rest.
   /// The matched variables are available through uri_template::match.
   resource_reader reader;
+  /// The reader returns at once and never blocks (see tool::quick).
+  bool quick = false;
   /// Per-variable completion (`completion/complete` with ref/resource).
   std::map<std::string, completion_handler> completions;
 

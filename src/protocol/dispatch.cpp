@@ -45,14 +45,12 @@ dispatch_result read_resource(const registry& reg, const json& params) {
     const resource& r = it->second;
     if (!r.reader)
       return outcome{contents_json(r.contents)};
-    return job{[reader = r.reader, u = *uri](request_context& ctx) {
-      return run_reader(reader, u, ctx);
-    }};
+    return job{[reader = r.reader, u = *uri](request_context& ctx) { return run_reader(reader, u, ctx); },
+               r.quick};
   }
   if (auto* t = reg.match_template(*uri); t && t->spec.reader)
-    return job{[reader = t->spec.reader, u = *uri](request_context& ctx) {
-      return run_reader(reader, u, ctx);
-    }};
+    return job{[reader = t->spec.reader, u = *uri](request_context& ctx) { return run_reader(reader, u, ctx); },
+               t->spec.quick};
   return outcome{resource_not_found(*uri)};
 }
 
@@ -124,7 +122,7 @@ dispatch_result get_prompt(const registry& reg, const json& params) {
   for (auto& arg : it->second.arguments)
     if (arg.required && !args.count(arg.name))
       return outcome{invalid_params("Missing required argument: " + arg.name)};
-  return job{[handler = it->second.handler, name = it->second.name,
+  auto run = [handler = it->second.handler, name = it->second.name,
               args = std::move(args)](request_context& ctx) -> outcome {
     try {
       if (!handler)
@@ -134,7 +132,8 @@ dispatch_result get_prompt(const registry& reg, const json& params) {
       return jsonrpc::error{jsonrpc::code::internal_error,
                             "Prompt " + name + " failed: " + e.what(), std::nullopt};
     }
-  }};
+  };
+  return job{std::move(run), it->second.quick};
 }
 
 dispatch_result complete(const registry& reg, const server_options& opts, const json& params) {

@@ -1,5 +1,6 @@
-// Quick tools (tool::quick): run by their session's actor, with no thread
-// of the handler pool, yet answered as every other tool is: progress and
+// Quick handlers (tool::quick, and the same flag on resources, resource
+// templates and prompts): run by their session's actor, with no thread of
+// the handler pool, yet answered as every other handler is: progress and
 // log messages before the result, validation, failures as isError, and no
 // waiting on the client.
 #include "support.hpp"
@@ -109,6 +110,41 @@ TEST(QuickTools, FailuresAndBadArgumentsAreToolErrors) {
   EXPECT_EQ(bad["isError"], true);
   // The session goes on serving.
   EXPECT_EQ(c.request("ping")["result"], json::object());
+}
+
+TEST(QuickTools, QuickReadersAndPromptsRunWithoutAHandlerThreadToo) {
+  server srv(all_on());
+  auto r = text_resource("mem://quick", "quick", "unused");
+  r.contents.clear();
+  r.reader = [](const std::string& uri, request_context&) {
+    return std::vector<resource_contents>{resource_contents::make_text(uri, "read " + uri, "text/plain")};
+  };
+  r.quick = true;
+  ASSERT_TRUE(applied(srv.add_resource(r)));
+  resource_template t;
+  t.uri_template = "mem://items/{id}";
+  t.name = "items";
+  t.reader = r.reader;
+  t.quick = true;
+  ASSERT_TRUE(applied(srv.add_resource_template(t)));
+  auto p = simple_prompt("quick-prompt");
+  p.quick = true;
+  ASSERT_TRUE(applied(srv.add_prompt(p)));
+  in_process_client c(srv);
+  c.initialize();
+  EXPECT_EQ(c.request("resources/read", {{"uri", "mem://quick"}})["result"]["contents"][0]["text"],
+            "read mem://quick");
+  EXPECT_EQ(c.request("resources/read", {{"uri", "mem://items/7"}})["result"]["contents"][0]["text"],
+            "read mem://items/7");
+  EXPECT_TRUE(c.request("prompts/get", {{"name", "quick-prompt"}})["result"].contains("messages"));
+  EXPECT_EQ(handler_threads(srv), 0u);
+  // The same reader without the flag gets a thread.
+  r.uri = "mem://slow";
+  r.quick = false;
+  ASSERT_TRUE(applied(srv.add_resource(r)));
+  EXPECT_EQ(c.request("resources/read", {{"uri", "mem://slow"}})["result"]["contents"][0]["text"],
+            "read mem://slow");
+  EXPECT_GE(handler_threads(srv), 1u);
 }
 
 } // namespace
