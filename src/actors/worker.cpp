@@ -48,6 +48,11 @@ protocol::outcome run_call(const protocol::request_state_seal& seal, std::chrono
     return jsonrpc::error{r.code, std::move(r.message), std::move(r.data)};
   } catch (const std::exception& e) {
     return jsonrpc::error{jsonrpc::code::internal_error, e.what(), std::nullopt};
+  } catch (...) {
+    // Anything else thrown would end the handler thread, and with it the
+    // process (or, quick, the session's actor): the request fails instead.
+    return jsonrpc::error{jsonrpc::code::internal_error, "the handler threw something that is not a std::exception",
+                          std::nullopt};
   }
 }
 

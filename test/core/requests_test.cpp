@@ -103,6 +103,23 @@ TEST(Requests, AThrowingHandlerGivesAnIsErrorResult) {
   EXPECT_NE(r["content"][0]["text"].get<std::string>().find("kaput"), std::string::npos);
 }
 
+TEST(Requests, AHandlerThrowingANonStandardExceptionFailsOnlyItsRequest) {
+  server srv(all_on());
+  for (bool quick : {false, true}) {
+    tool t = echo_tool(quick ? "odd-quick" : "odd");
+    t.quick = quick;
+    t.handler = [](const json&, request_context&) -> tool_result { throw 42; };
+    ASSERT_TRUE(applied(srv.add_tool(t)));
+  }
+  in_process_client c(srv);
+  c.initialize();
+  for (auto name : {"odd", "odd-quick"}) {
+    auto reply = c.request("tools/call", {{"name", name}, {"arguments", {{"text", "x"}}}});
+    EXPECT_EQ(error_code(reply), -32603) << name;
+  }
+  EXPECT_EQ(result_of(c.request("ping")), json::object()); // process and session still serve
+}
+
 TEST(Requests, StructuredContentIsCheckedAgainstTheOutputSchema) {
   server srv(all_on());
   tool t = echo_tool("sum");
