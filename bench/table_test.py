@@ -1,0 +1,51 @@
+"""table.py against a recorded compare.sh run (testdata/compare_results.jsonl:
+one round of a real run, plus a second round with a traced storm whose server
+dropped spans and a TS fan-out that lost a notification)."""
+import json
+import pathlib
+import subprocess
+import sys
+
+here = pathlib.Path(__file__).parent
+data = here / "testdata" / "compare_results.jsonl"
+runs = {}
+for line in data.read_text().splitlines():
+    r = json.loads(line)
+    best = runs.get(r["label"])
+    if best is None or r["rate_per_s"] > best["rate_per_s"]:
+        runs[r["label"]] = r
+
+out = subprocess.run([sys.executable, str(here / "table.py"), str(data)], check=True, capture_output=True,
+                     text=True).stdout
+rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+        for line in out.splitlines() if line.startswith("| ") and not line.startswith("| metric")}
+failures = []
+
+
+def expect(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+# Ratios come from the best round of each label.
+quick = rows["tools/call, 16 clients, quick tool (req/s)"]
+ratio = runs["cafmcp_requests"]["rate_per_s"] / runs["ts_requests"]["rate_per_s"]
+expect(quick[3] == f"{ratio:.2f}x", f"tools/call ratio {quick[3]} != {ratio:.2f}x")
+fanout = rows["HTTP fan-out, 500 sessions, one update at a time (notif/s)"]
+floor = runs["cafmcp_fanout"]["rate_per_s"] / runs["floor_sse"]["rate_per_s"]
+expect(fanout[4] == f"{floor:.2f}x", f"fan-out/floor {fanout[4]} != {floor:.2f}x")
+# Tracing cost = 1 - traced/untraced, best rounds.
+cost = 100 * (1 - runs["cafmcp_fanout_traced"]["rate_per_s"] / runs["cafmcp_fanout"]["rate_per_s"])
+traced = rows["Tracing always_on, OTLP/JSON to /dev/null: HTTP fan-out one at a time, cost (%)"]
+expect(traced[0] == f"{cost:.2f}", f"tracing cost {traced[0]} != {cost:.2f}")
+# A round that went wrong fails its label, although a better round hides it in the figures.
+correctness = next(line for line in out.splitlines() if line.startswith("correctness"))
+expect("ts_fanout: FAIL lost=1" in correctness, "a lost notification is not reported")
+expect("cafmcp_storm_traced: FAIL server dropped spans" in correctness, "dropped spans are not reported")
+expect("cafmcp_fanout: ok" in correctness, "a clean run is not ok")
+
+if failures:
+    print(out)
+    print("\n".join("FAILED: " + f for f in failures))
+    sys.exit(1)
+print("table.py: ratios, costs and failures as expected")
