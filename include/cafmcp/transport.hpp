@@ -1,8 +1,9 @@
 #pragma once
 // The seam between a transport (stdio, in-process, Streamable HTTP) and the
 // MCP core. A transport moves whole JSON-RPC messages (texts, or parsed when
-// it had to read the id); it knows nothing of MCP methods. The only protocol fact it gets is which request an outgoing
-// message belongs to, so that HTTP can route it to that request's stream.
+// it had to read the id); it knows nothing of MCP methods. The only protocol
+// fact it gets is which request an outgoing message belongs to, so that HTTP
+// can route it to that request's stream.
 #include <memory>
 #include <optional>
 #include <string>

@@ -94,7 +94,7 @@ json request_context::request(std::string method, json params, std::chrono::mill
     throw client_request_error(jsonrpc::code::internal_error, "request was cancelled");
   if (d.quick)
     throw client_request_error(jsonrpc::code::internal_error,
-                               "a quick tool cannot ask the client (" + method
+                               "a quick handler cannot ask the client (" + method
                                  + "): it runs on its session's actor, which would deliver the answer");
   actors::client_ask ask;
   ask.id = "cafmcp-" + std::to_string(++next_id);

@@ -438,7 +438,8 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
       if (!st.calls.count(c.key))
         return; // cancelled (or the session ended) before it ran
       auto key = c.key;
-      auto out = run_call(st.rt->request_state, st.rt->options->client_request_timeout, job, std::move(c), true);
+      auto out = run_call(st.rt->request_state, st.rt->options->client_request_timeout, job,
+                          std::move(c), true);
       // Through the mailbox, behind the progress and log messages the
       // handler sent: the client sees them before the result.
       self->send(self, reply_atom::value, std::move(key), std::move(out));

@@ -51,8 +51,8 @@ protocol::outcome run_call(const protocol::request_state_seal& seal, std::chrono
   } catch (...) {
     // Anything else thrown would end the handler thread, and with it the
     // process (or, quick, the session's actor): the request fails instead.
-    return jsonrpc::error{jsonrpc::code::internal_error, "the handler threw something that is not a std::exception",
-                          std::nullopt};
+    return jsonrpc::error{jsonrpc::code::internal_error,
+                          "the handler threw something that is not a std::exception", std::nullopt};
   }
 }
 

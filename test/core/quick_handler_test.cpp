@@ -22,7 +22,7 @@ json call(in_process_client& c, const std::string& name, const std::string& text
   return c.request("tools/call", {{"name", name}, {"arguments", {{"text", text}}}});
 }
 
-TEST(QuickTools, RunWithoutAHandlerThread) {
+TEST(QuickHandlers, RunWithoutAHandlerThread) {
   server srv(all_on());
   ASSERT_TRUE(applied(srv.add_tool(quick_echo("quick"))));
   ASSERT_TRUE(applied(srv.add_tool(echo_tool("threaded"))));
@@ -36,7 +36,7 @@ TEST(QuickTools, RunWithoutAHandlerThread) {
   EXPECT_GE(handler_threads(srv), 1u); // the pool's thread stays a while after its call
 }
 
-TEST(QuickTools, RunOnThreadsOfTheirOwnWhenTheServerSaysSo) {
+TEST(QuickHandlers, RunOnThreadsOfTheirOwnWhenTheServerSaysSo) {
   auto o = all_on();
   o.inline_quick_handlers = false;
   server srv(o);
@@ -47,7 +47,7 @@ TEST(QuickTools, RunOnThreadsOfTheirOwnWhenTheServerSaysSo) {
   EXPECT_GE(handler_threads(srv), 1u);
 }
 
-TEST(QuickTools, ProgressAndLogMessagesComeBeforeTheResult) {
+TEST(QuickHandlers, ProgressAndLogMessagesComeBeforeTheResult) {
   server srv(all_on());
   auto t = quick_echo("chatty");
   t.handler = [](const json&, request_context& ctx) {
@@ -73,7 +73,7 @@ TEST(QuickTools, ProgressAndLogMessagesComeBeforeTheResult) {
                                             "notifications/progress 3"}));
 }
 
-TEST(QuickTools, AskingTheClientFailsAtOnceAndSendsNothing) {
+TEST(QuickHandlers, AskingTheClientFailsAtOnceAndSendsNothing) {
   server srv(all_on());
   auto t = quick_echo("asks");
   t.handler = [](const json&, request_context& ctx) {
@@ -89,12 +89,12 @@ TEST(QuickTools, AskingTheClientFailsAtOnceAndSendsNothing) {
   c.initialize({{"roots", json::object()}});
   auto r = call(c, "asks", "x")["result"];
   EXPECT_EQ(r["isError"], true);
-  EXPECT_NE(r["content"][0]["text"].get<std::string>().find("quick tool cannot ask"), std::string::npos);
+  EXPECT_NE(r["content"][0]["text"].get<std::string>().find("quick handler cannot ask"), std::string::npos);
   c.request("ping");
   EXPECT_TRUE(c.take([](const json& m) { return is_method(m, "roots/list"); }).empty());
 }
 
-TEST(QuickTools, FailuresAndBadArgumentsAreToolErrors) {
+TEST(QuickHandlers, FailuresAndBadArgumentsAreToolErrors) {
   server srv(all_on());
   auto t = quick_echo("fragile");
   t.handler = [](const json& args, request_context&) -> tool_result {
@@ -112,7 +112,7 @@ TEST(QuickTools, FailuresAndBadArgumentsAreToolErrors) {
   EXPECT_EQ(c.request("ping")["result"], json::object());
 }
 
-TEST(QuickTools, QuickReadersAndPromptsRunWithoutAHandlerThreadToo) {
+TEST(QuickHandlers, QuickReadersAndPromptsRunWithoutAHandlerThreadToo) {
   server srv(all_on());
   auto r = text_resource("mem://quick", "quick", "unused");
   r.contents.clear();
