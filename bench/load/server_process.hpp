@@ -1,6 +1,7 @@
 #pragma once
 // The server under load, when cafmcp-load starts it itself: a child process
-// whose URL is read from its stderr and whose RSS is read from /proc.
+// whose URL and warnings are read from its stderr, and whose RSS and CPU
+// time are read from /proc.
 #include <chrono>
 #include <mutex>
 #include <string>
