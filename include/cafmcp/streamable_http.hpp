@@ -48,6 +48,10 @@ struct http_options {
   /// 2026-07-28 requests (each outside any session) in flight at once, open
   /// subscriptions/listen streams included; over it: 503.
   std::size_t max_stateless_requests = 100000;
+  /// Event-loop threads (1..16). Connections are spread over them; each
+  /// session lives on one, and its requests and streams are served there,
+  /// so a broadcast's writes run on every loop at once.
+  std::size_t event_loops = 1;
 };
 
 /// Counters for tests and health checks.

@@ -3,6 +3,7 @@
 #include "streamable_http/transport_state.hpp"
 
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <cerrno>
 
@@ -32,10 +33,10 @@ const char* reason(int status) {
 } // namespace
 
 http_conn::http_conn(tcp::socket socket, transport_state& st) : socket_(std::move(socket)), st_(st) {
-  ++st_.open_connections;
+  ++st_.counters.open_connections;
 }
 
-http_conn::~http_conn() { --st_.open_connections; }
+http_conn::~http_conn() { --st_.counters.open_connections; }
 
 std::size_t http_conn::chunk::size() const {
   return text.size() + event_head_size + (body ? body->size() : 0) + (event ? event_tail.size() : 0);
@@ -46,6 +47,40 @@ void http_conn::start() {
   socket_.set_option(tcp::no_delay(true), ec); // small frames must not wait for Nagle
   socket_.non_blocking(true, ec);              // write_now never blocks the loop
   read_request();
+}
+
+void http_conn::move_to(transport_state& to, request req) {
+  // No request of its own is open (HTTP/1.1 answers one at a time), so no
+  // one is owed an on_close; the socket is not closed but handed on.
+  closed_ = true;
+  on_close = nullptr;
+  beast::error_code ec;
+  auto protocol = socket_.local_endpoint(ec).protocol();
+  if (ec) // the client already left: nothing to hand over
+    return;
+  auto fd = socket_.release(ec);
+  if (ec)
+    return;
+  tcp::socket moved(to.ioc);
+  moved.assign(protocol, fd, ec);
+  if (ec) {
+    ::close(fd);
+    return;
+  }
+  std::string unread(static_cast<const char*>(buffer_.data().data()), buffer_.size());
+  net::post(to.ioc, [&to, socket = std::move(moved), req = std::move(req), unread = std::move(unread),
+                     keep_alive = keep_alive_]() mutable {
+    auto c = std::make_shared<http_conn>(std::move(socket), to);
+    c->adopt(unread, keep_alive);
+    to.handle(c, std::move(req));
+  });
+}
+
+void http_conn::adopt(std::string_view unread, bool keep_alive) {
+  beast::error_code ec;
+  socket_.non_blocking(true, ec); // no_delay is the socket's own and stays
+  buffer_.commit(net::buffer_copy(buffer_.prepare(unread.size()), net::buffer(unread)));
+  keep_alive_ = keep_alive;
 }
 
 void http_conn::read_request() {
@@ -101,7 +136,7 @@ void http_conn::respond(int status, const std::string& content_type,
 
 void http_conn::begin_sse(const std::string& extra_headers) {
   sse_ = true;
-  ++st_.open_streams;
+  ++st_.counters.open_streams;
   std::string head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
                      "Cache-Control: no-cache\r\nConnection: close\r\n"
                      + extra_headers + "\r\n";
@@ -147,7 +182,7 @@ void http_conn::enqueue(chunk c) {
   if (queued_bytes_ > st_.options.max_unread_bytes) {
     // This client stopped reading: it loses its connection, not anyone
     // else's delivery; what it missed stays in the stream's history.
-    ++st_.dropped_slow;
+    ++st_.counters.dropped_slow;
     return drop();
   }
   queue_.push_back(std::move(c));
@@ -271,7 +306,7 @@ void http_conn::finish() {
     return;
   closed_ = true;
   if (sse_)
-    --st_.open_streams;
+    --st_.counters.open_streams;
   beast::error_code ec;
   socket_.shutdown(tcp::socket::shutdown_both, ec);
   socket_.close(ec);

@@ -37,6 +37,10 @@ public:
   ~http_conn();
 
   void start();
+  /// Hands this connection's socket, with the request just read and any
+  /// bytes read past it, to the loop `to`, which answers the request there
+  /// and serves the connection from then on. This object is done with it.
+  void move_to(transport_state& to, request req);
 
   /// A complete response; the connection reads the next request afterwards
   /// (keep-alive) or closes.
@@ -73,6 +77,7 @@ private:
     bool event = false; // body is followed by the blank line ending an event
     std::size_t size() const;
   };
+  void adopt(std::string_view unread, bool keep_alive);
   void read_request();
   void on_read(beast::error_code ec);
   void watch_for_close();

@@ -236,7 +236,7 @@ void http_session::end() {
       p.conn->drop();
   pending_.clear();
   if (stateless_)
-    --st_.stateless_requests;
+    --st_.counters.stateless_requests;
   else
     st_.forget(id_);
 }

@@ -1,6 +1,8 @@
 #include "cafmcp/streamable_http.hpp"
 
+#include <algorithm>
 #include <future>
+#include <optional>
 #include <thread>
 
 #include "streamable_http/http_session.hpp"
@@ -10,24 +12,14 @@ namespace cafmcp {
 
 using namespace cafmcp::http;
 
-struct streamable_http::impl {
-  impl(server& srv, http_options o) : st(srv, std::move(o)), acceptor(st.ioc), ticker(st.ioc) {}
+namespace http {
 
+// One event loop: its state, its keep-alive ticker, its thread.
+struct event_loop {
+  event_loop(server& srv, const http_options& o, transport_counters& c) : st(srv, o, c), ticker(st.ioc) {}
   transport_state st;
-  tcp::acceptor acceptor;
   net::steady_timer ticker;
-  std::thread loop;
-  std::uint16_t bound_port = 0;
-  bool running = false;
-
-  void accept() {
-    acceptor.async_accept([this](beast::error_code ec, tcp::socket socket) {
-      if (ec)
-        return; // closed by stop()
-      std::make_shared<http_conn>(std::move(socket), st)->start();
-      accept();
-    });
-  }
+  std::thread thread;
 
   // Keep-alive comments on quiet streams, and the end of sessions whose
   // client is gone.
@@ -61,6 +53,49 @@ struct streamable_http::impl {
   }
 };
 
+} // namespace http
+
+struct streamable_http::impl {
+  impl(server& srv, http_options o) {
+    o.event_loops = std::clamp<std::size_t>(o.event_loops, 1, 16); // a session id's last hex digit
+    for (std::size_t i = 0; i < o.event_loops; ++i)
+      loops.push_back(std::make_unique<event_loop>(srv, o, counters));
+    std::vector<transport_state*> all;
+    for (auto& l : loops)
+      all.push_back(&l->st);
+    for (std::size_t i = 0; i < loops.size(); ++i) {
+      loops[i]->st.loops = all;
+      loops[i]->st.index = i;
+    }
+    acceptor.emplace(loops[0]->st.ioc);
+  }
+
+  transport_counters counters; // declared first: outlives the loops
+  std::vector<std::unique_ptr<event_loop>> loops;
+  std::optional<tcp::acceptor> acceptor; // on the first loop
+  std::size_t next_loop = 0;
+  std::uint16_t bound_port = 0;
+  bool running = false;
+
+  // Connections take turns over the loops; a connection whose first
+  // request belongs to a session elsewhere moves there (http_conn::move_to).
+  void accept() {
+    auto& to = loops[next_loop]->st;
+    next_loop = (next_loop + 1) % loops.size();
+    acceptor->async_accept(to.ioc, [this, &to](beast::error_code ec, tcp::socket socket) {
+      if (ec)
+        return; // closed by stop()
+      if (&to == &loops[0]->st)
+        std::make_shared<http_conn>(std::move(socket), to)->start();
+      else
+        net::post(to.ioc, [&to, socket = std::move(socket)]() mutable {
+          std::make_shared<http_conn>(std::move(socket), to)->start();
+        });
+      accept();
+    });
+  }
+};
+
 streamable_http::streamable_http(server& srv, http_options options)
   : impl_(std::make_unique<impl>(srv, std::move(options))) {}
 
@@ -68,18 +103,22 @@ streamable_http::~streamable_http() { stop(); }
 
 void streamable_http::start() {
   auto& d = *impl_;
-  auto address = net::ip::make_address(d.st.options.host == "localhost" ? "127.0.0.1" : d.st.options.host);
-  tcp::endpoint ep(address, d.st.options.port);
-  d.acceptor.open(ep.protocol());
-  d.acceptor.set_option(net::socket_base::reuse_address(true));
-  d.acceptor.bind(ep);
-  d.acceptor.listen(net::socket_base::max_listen_connections);
-  d.bound_port = d.acceptor.local_endpoint().port();
-  d.st.policy = request_policy::from(d.st.options, d.bound_port);
+  auto& options = d.loops[0]->st.options;
+  auto address = net::ip::make_address(options.host == "localhost" ? "127.0.0.1" : options.host);
+  tcp::endpoint ep(address, options.port);
+  d.acceptor->open(ep.protocol());
+  d.acceptor->set_option(net::socket_base::reuse_address(true));
+  d.acceptor->bind(ep);
+  d.acceptor->listen(net::socket_base::max_listen_connections);
+  d.bound_port = d.acceptor->local_endpoint().port();
+  for (auto& l : d.loops)
+    l->st.policy = request_policy::from(l->st.options, d.bound_port);
   d.accept();
-  d.tick();
+  for (auto& l : d.loops)
+    l->tick();
   d.running = true;
-  d.loop = std::thread([&d] { d.st.ioc.run(); });
+  for (auto& l : d.loops)
+    l->thread = std::thread([&l = *l] { l.st.ioc.run(); });
 }
 
 std::uint16_t streamable_http::port() const { return impl_->bound_port; }
@@ -89,18 +128,24 @@ void streamable_http::stop() {
   if (!d.running)
     return;
   d.running = false;
-  d.on_loop([&d] {
+  d.loops[0]->on_loop([&d] {
     beast::error_code ec;
-    d.acceptor.close(ec);
-    d.ticker.cancel();
-    auto sessions = d.st.sessions; // end() removes itself from the map
-    for (auto& [id, s] : sessions)
-      s->end();
+    d.acceptor->close(ec);
     return 0;
   });
-  d.st.ioc.stop();
-  if (d.loop.joinable())
-    d.loop.join();
+  for (auto& l : d.loops)
+    l->on_loop([&l = *l] {
+      l.ticker.cancel();
+      auto sessions = l.st.sessions; // end() removes itself from the map
+      for (auto& [id, s] : sessions)
+        s->end();
+      return 0;
+    });
+  for (auto& l : d.loops)
+    l->st.ioc.stop();
+  for (auto& l : d.loops)
+    if (l->thread.joinable())
+      l->thread.join();
 }
 
 int streamable_http::run() {
@@ -115,9 +160,9 @@ int streamable_http::run() {
 }
 
 http_stats streamable_http::stats() const {
-  auto& st = impl_->st;
-  return http_stats{st.session_count.load(), st.open_connections.load(), st.open_streams.load(),
-                    st.dropped_slow.load()};
+  auto& c = impl_->counters;
+  return http_stats{c.sessions.load(), c.open_connections.load(), c.open_streams.load(),
+                    c.dropped_slow.load()};
 }
 
 } // namespace cafmcp

@@ -15,8 +15,10 @@ std::optional<std::string_view> header(const request& req, std::string_view name
   return std::string_view(it->value().data(), it->value().size());
 }
 
-// 128 bits from the kernel's CSPRNG, as 32 hex digits (visible ASCII).
-std::string new_session_id() {
+// 128 bits from the kernel's CSPRNG, as 32 hex digits (visible ASCII). With
+// more than one loop, the last digit names the session's loop (124 random
+// bits are left: still unguessable).
+std::string new_session_id(std::size_t loop, std::size_t loops) {
   unsigned char raw[16];
   std::size_t got = 0;
   while (got < sizeof raw) {
@@ -24,6 +26,8 @@ std::string new_session_id() {
     if (n > 0)
       got += static_cast<std::size_t>(n);
   }
+  if (loops > 1)
+    raw[sizeof raw - 1] = static_cast<unsigned char>((raw[sizeof raw - 1] & 0xf0) | loop);
   static const char* hex = "0123456789abcdef";
   std::string id;
   for (auto b : raw) {
@@ -34,6 +38,20 @@ std::string new_session_id() {
 }
 
 } // namespace
+
+std::optional<std::size_t> loop_of(std::string_view session_id, std::size_t loops) {
+  if (loops < 2)
+    return 0;
+  if (session_id.empty())
+    return std::nullopt;
+  char last = session_id.back();
+  std::size_t n = last >= '0' && last <= '9' ? static_cast<std::size_t>(last - '0')
+                  : last >= 'a' && last <= 'f' ? static_cast<std::size_t>(last - 'a' + 10)
+                                               : loops;
+  if (n >= loops)
+    return std::nullopt;
+  return n;
+}
 
 void transport_state::reject(const std::shared_ptr<http_conn>& c, int status,
                              const std::string& message,
@@ -57,7 +75,7 @@ void transport_state::send_rejection(const std::shared_ptr<http_conn>& c, int st
 
 void transport_state::forget(const std::string& session_id) {
   if (sessions.erase(session_id))
-    --session_count;
+    --counters.sessions;
 }
 
 std::shared_ptr<http_session> transport_state::find(const std::shared_ptr<http_conn>& c,
@@ -77,6 +95,10 @@ std::shared_ptr<http_session> transport_state::find(const std::shared_ptr<http_c
 }
 
 void transport_state::handle(const std::shared_ptr<http_conn>& c, request req) {
+  if (loops.size() > 1) // a session's requests and streams are served on its own loop
+    if (auto id = header(req, "Mcp-Session-Id"))
+      if (auto owner = loop_of(*id, loops.size()); owner && *owner != index)
+        return c->move_to(*loops[*owner], std::move(req));
   request_facts facts{std::string_view(req.method_string().data(), req.method_string().size()),
                       std::string_view(req.target().data(), req.target().size()),
                       header(req, "Host"),
@@ -125,13 +147,14 @@ void transport_state::post(const std::shared_ptr<http_conn>& c, request& req) {
                   req_msg ? std::optional<jsonrpc::request_id>(req_msg->id) : std::nullopt);
   std::shared_ptr<http_session> session;
   if (initialize && !has_session) {
-    if (sessions.size() >= options.max_sessions)
+    if (counters.sessions.fetch_add(1) >= options.max_sessions) { // every loop's
+      --counters.sessions;
       return reject(c, 503, "Too many sessions", req_msg->id);
-    auto id = new_session_id();
+    }
+    auto id = new_session_id(index, loops.size());
     session = std::make_shared<http_session>(id, *this);
     session->attach(srv.connect(session));
     sessions.emplace(id, session);
-    ++session_count;
   } else {
     session = find(c, req, true);
     if (!session)
@@ -162,11 +185,13 @@ void transport_state::post_stateless(const std::shared_ptr<http_conn>& c, reques
                      header(req, "Mcp-Name")};
   if (auto no = check_mirrored_headers(h, *req_msg))
     return reject(c, no->status, no->message, req_msg->id, {}, no->code);
-  if (stateless_requests >= options.max_stateless_requests)
+  // Counted until the request's session ends (http_session::end).
+  if (counters.stateless_requests.fetch_add(1) >= options.max_stateless_requests) {
+    --counters.stateless_requests;
     return reject(c, 503, "Too many stateless requests in flight (limit "
                             + std::to_string(options.max_stateless_requests) + ")",
                   req_msg->id);
-  ++stateless_requests; // until the request's session ends (http_session::end)
+  }
   auto session = std::make_shared<http_session>(std::string(), *this, true);
   session->attach(srv.connect(session));
   auto key = jsonrpc::to_key(req_msg->id);

@@ -1,12 +1,16 @@
 #pragma once
-// What the event loop owns: options, the request policy, the sessions by
-// id, and counters. Touched only on the event-loop thread (counters are
-// atomics so stats() can read them from anywhere).
+// What one event loop owns: options, the request policy, the sessions that
+// live on it by id. Touched only on its own thread. A transport runs one or
+// more loops; a session lives on one loop (its id names it), and a
+// connection carrying a request for a session on another loop moves there
+// (see http_conn::move_to). The counters and limits all loops share are
+// atomics, so stats() can read them from anywhere.
 #include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "cafmcp/json_rpc.hpp"
 #include "cafmcp/streamable_http.hpp"
@@ -28,26 +32,38 @@ struct outgoing {
 void deliver(outgoing& o);              // http_session.cpp
 void start_write(std::shared_ptr<http_conn>& c); // http_conn.cpp
 
+/// What every loop of one transport counts and limits together.
+struct transport_counters {
+  std::atomic<std::size_t> open_connections{0};
+  std::atomic<std::size_t> open_streams{0};
+  std::atomic<std::size_t> dropped_slow{0};
+  std::atomic<std::size_t> sessions{0};
+  std::atomic<std::size_t> stateless_requests{0};
+};
+
+/// The loop a session id names, when it names one of `loops` (ids name a
+/// loop only when there is more than one).
+std::optional<std::size_t> loop_of(std::string_view session_id, std::size_t loops);
+
 struct transport_state {
   // The batches only keep a reference to ioc (declared last, constructed
   // last): they post to it once the loop runs.
-  transport_state(server& s, http_options o)
-    : srv(s), options(std::move(o)), outbox(std::make_shared<loop_handoff<outgoing>>(ioc, deliver)),
-      writes_due(ioc, start_write) {}
+  transport_state(server& s, http_options o, transport_counters& c)
+    : counters(c), srv(s), options(std::move(o)),
+      outbox(std::make_shared<loop_handoff<outgoing>>(ioc, deliver)), writes_due(ioc, start_write) {}
   ~transport_state() { // all of these hold connections bound to ioc
     outbox->close();
     writes_due.close();
     sessions.clear();
   }
 
-  // Declared first, destroyed last: connections count themselves out here
-  // while the event loop's leftover handlers are destroyed.
-  std::atomic<std::size_t> open_connections{0};
-  std::atomic<std::size_t> open_streams{0};
-  std::atomic<std::size_t> dropped_slow{0};
-  std::atomic<std::size_t> session_count{0};
-  std::size_t stateless_requests = 0; // event loop only
-  std::string write_buffer;           // event loop only: small writes, flattened
+  // Outlives every loop: connections count themselves out here while the
+  // event loop's leftover handlers are destroyed.
+  transport_counters& counters;
+  std::string write_buffer; // small writes, flattened
+  /// Every loop of the transport, this one at `index` (set before any runs).
+  std::vector<transport_state*> loops;
+  std::size_t index = 0;
 
   server& srv;
   http_options options;

@@ -77,6 +77,13 @@ public:
   /// A request with the headers a well-behaved MCP client sends.
   void send(const std::string& method, const std::string& body,
             std::map<std::string, std::string> headers = {}, const std::string& path = "/mcp") {
+    send_raw(request_text(method, body, std::move(headers), path));
+  }
+
+  /// The bytes send() would send (to pipeline several in one write).
+  std::string request_text(const std::string& method, const std::string& body,
+                           std::map<std::string, std::string> headers = {},
+                           const std::string& path = "/mcp") const {
     headers.try_emplace("Host", "127.0.0.1:" + std::to_string(port_));
     if (method == "POST") {
       headers.try_emplace("Content-Type", "application/json");
@@ -89,7 +96,7 @@ public:
       if (!v.empty())
         req += k + ": " + v + "\r\n";
     req += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
-    send_raw(req);
+    return req;
   }
 
   /// Status line and headers (and the body when it has a Content-Length).

@@ -1,0 +1,129 @@
+// What only several event loops do: sessions spread over the loops, each
+// id naming its loop, and connections moving to the loop of the session
+// their request belongs to (the rest of the HTTP suites run with three
+// loops too, as cafmcp_http_multiloop_tests).
+#include <set>
+#include <vector>
+
+#include "http_fixture.hpp"
+
+namespace cafmcp::test {
+namespace {
+
+class EventLoops : public HttpTest {
+protected:
+  http_options transport_options() override {
+    auto o = HttpTest::transport_options();
+    o.event_loops = 3;
+    return o;
+  }
+};
+
+std::size_t loop_named(const std::string& session_id) {
+  return std::stoul(session_id.substr(session_id.size() - 1), nullptr, 16);
+}
+
+json call_hello(int id) { return json::parse(rpc(id, "tools/call", {{"name", "hello"}, {"arguments", json::object()}})); }
+
+// Connections take turns over the loops, and a session lives on the loop of
+// the connection that initialized it.
+TEST_F(EventLoops, SessionsAreSpreadOverTheLoopsTheirIdsName) {
+  std::set<std::size_t> loops;
+  std::vector<open_session> sessions;
+  for (int i = 0; i < 6; ++i) {
+    sessions.push_back(initialize());
+    ASSERT_EQ(sessions.back().id.size(), 32u);
+    auto loop = loop_named(sessions.back().id);
+    EXPECT_LT(loop, 3u);
+    loops.insert(loop);
+  }
+  EXPECT_EQ(loops.size(), 3u);
+  EXPECT_EQ(transport->stats().sessions, 6u);
+}
+
+TEST_F(EventLoops, OneConnectionServesSessionsOnEveryLoopInTurn) {
+  std::vector<open_session> sessions;
+  for (int i = 0; i < 3; ++i)
+    sessions.push_back(initialize());
+  raw_http shared(port);
+  int id = 10;
+  for (int round = 0; round < 2; ++round)
+    for (auto& s : sessions) {
+      shared.send("POST", call_hello(++id).dump(), {{"Mcp-Session-Id", s.id}});
+      auto r = shared.read_reply();
+      ASSERT_EQ(r.status, 200);
+      EXPECT_EQ(r.header("mcp-session-id"), s.id);
+      EXPECT_EQ(r.json_body()["id"], id);
+      EXPECT_EQ(r.json_body()["result"]["content"][0]["text"], "ok");
+    }
+}
+
+// The bytes read past a request that moves the connection go along with it.
+TEST_F(EventLoops, RequestsPipelinedBehindAMovedRequestAreAnswered) {
+  auto a = initialize(); // loop 0
+  auto b = initialize(); // loop 1
+  raw_http c(port);      // loop 2
+  c.send_raw(c.request_text("POST", call_hello(1).dump(), {{"Mcp-Session-Id", a.id}})
+             + c.request_text("POST", call_hello(2).dump(), {{"Mcp-Session-Id", b.id}})
+             + c.request_text("POST", call_hello(3).dump(), {{"Mcp-Session-Id", a.id}}));
+  for (auto [id, session] : {std::pair{1, &a}, {2, &b}, {3, &a}}) {
+    auto r = c.read_reply();
+    ASSERT_EQ(r.status, 200);
+    EXPECT_EQ(r.header("mcp-session-id"), session->id);
+    EXPECT_EQ(r.json_body()["id"], id);
+  }
+}
+
+TEST_F(EventLoops, ABroadcastReachesStreamsThatMovedToEveryLoop) {
+  std::vector<open_session> sessions;
+  for (int i = 0; i < 3; ++i)
+    sessions.push_back(initialize()); // loops 0, 1, 2
+  std::vector<std::unique_ptr<raw_http>> streams;
+  for (int i : {2, 0, 1}) // their streams' connections land on loops 0, 1, 2: each moves
+    streams.push_back(open_stream(sessions[static_cast<std::size_t>(i)]));
+  srv->add_tool(text_tool("everyone")).get();
+  for (auto& s : streams) {
+    auto e = s->next_event();
+    ASSERT_TRUE(e);
+    auto m = json::parse(e->data);
+    EXPECT_EQ(m["method"], "notifications/tools/list_changed");
+    EXPECT_EQ(m["params"]["name"], "everyone");
+  }
+  EXPECT_EQ(transport->stats().open_streams, 3u);
+}
+
+TEST_F(EventLoops, AnIdNamingNoLoopIsAnUnknownSession) {
+  auto s = initialize();
+  auto other = s.id;
+  other.back() = 'f'; // loop 15 of 3
+  raw_http c(port);
+  c.send("POST", rpc(2, "ping"), {{"Mcp-Session-Id", other}});
+  EXPECT_EQ(c.read_reply().status, 404);
+}
+
+class TwoSessionsOverThreeLoops : public EventLoops {
+protected:
+  http_options transport_options() override {
+    auto o = EventLoops::transport_options();
+    o.max_sessions = 2;
+    return o;
+  }
+};
+
+TEST_F(TwoSessionsOverThreeLoops, TheSessionLimitCountsEveryLoop) {
+  auto a = initialize(); // loop 0
+  auto b = initialize(); // loop 1
+  raw_http third(port);  // loop 2: its own loop holds no session yet
+  third.send("POST", initialize_body());
+  auto r = third.read_reply();
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(r.json_body()["error"]["message"], "Too many sessions");
+  b.conn->send("DELETE", "", {{"Mcp-Session-Id", b.id}});
+  ASSERT_EQ(b.conn->read_reply().status, 200);
+  third.send("POST", initialize_body());
+  EXPECT_EQ(third.read_reply().status, 200);
+  EXPECT_EQ(transport->stats().sessions, 2u);
+}
+
+} // namespace
+} // namespace cafmcp::test
