@@ -11,6 +11,7 @@
 #include "cafmcp/otel/exporter.hpp"
 #include "cafmcp/otel/mcp_tracer.hpp"
 #include "cafmcp/otel/otlp_json.hpp"
+#include "cafmcp/otel/otlp_protobuf.hpp"
 #include "cafmcp/otel/tracer.hpp"
 #include "cafmcp/server.hpp"
 #include "cafmcp/tracing.hpp"
@@ -149,6 +150,20 @@ void otlp_encode_send_group(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(otlp_encode_send_group)->Arg(500);
+
+void otlp_protobuf_encode_send_group(benchmark::State& state) {
+  auto res = otel::resource::with_service("bench");
+  otel::span_batch batch;
+  batch.groups.push_back(std::make_unique<otel::span_group>(send_group(static_cast<int>(state.range(0)))));
+  std::string body;
+  for (auto _ : state) {
+    otel::encode_otlp_protobuf(body, res, "cafmcp", batch);
+    benchmark::DoNotOptimize(body.data());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+  state.counters["bytes_per_span"] = static_cast<double>(body.size()) / static_cast<double>(state.range(0));
+}
+BENCHMARK(otlp_protobuf_encode_send_group)->Arg(500);
 
 void otlp_encode_expanded_spans(benchmark::State& state) {
   auto res = otel::resource::with_service("bench");

@@ -95,6 +95,19 @@ otlp_http_options otlp_http_options_from_environment(std::string endpoint) {
     else
       std::fprintf(stderr, "cafmcp-otel: ignoring malformed %s\n", name);
   }
+  // The signal-specific variable wins over the general one.
+  for (auto* name : {"OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"}) {
+    auto p = env(name);
+    if (!p)
+      continue;
+    if (*p == "http/protobuf")
+      o.protocol = otlp_protocol::http_protobuf;
+    else if (*p == "http/json")
+      o.protocol = otlp_protocol::http_json;
+    else
+      std::fprintf(stderr, "cafmcp-otel: %s=%s is not supported (http/protobuf, http/json); keeping %s\n", name,
+                   p->c_str(), o.protocol == otlp_protocol::http_json ? "http/json" : "http/protobuf");
+  }
   ms_from_env("OTEL_EXPORTER_OTLP_TIMEOUT", o.timeout);
   ms_from_env("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", o.timeout);
   return o;

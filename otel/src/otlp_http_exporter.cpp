@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cafmcp/otel/otlp_json.hpp"
+#include "cafmcp/otel/otlp_protobuf.hpp"
 #include "http_post.hpp"
 #include "retry_after.hpp"
 
@@ -19,8 +20,21 @@ bool retryable(int status) {
   return status == 0 || status == 429 || status == 502 || status == 503 || status == 504;
 }
 
+std::size_t report_rejected(std::size_t n, const std::string& message) {
+  if (n > 0 || !message.empty())
+    std::fprintf(stderr, "cafmcp-otel: receiver rejected %zu spans: %s\n", n, message.c_str());
+  return n;
+}
+
 // partialSuccess is a success the exporter must not retry, only report.
-std::size_t rejected_in(const std::string& body) {
+std::size_t rejected_in(const std::string& body, otlp_protocol protocol) {
+  if (protocol == otlp_protocol::http_protobuf) {
+    auto ps = decode_otlp_protobuf_response(body);
+    if (!ps)
+      return 0;
+    return report_rejected(static_cast<std::size_t>(std::max<std::int64_t>(0, ps->rejected_spans)),
+                           ps->error_message);
+  }
   auto j = nlohmann::json::parse(body, nullptr, false);
   if (!j.is_object() || !j.contains("partialSuccess") || !j["partialSuccess"].is_object())
     return 0;
@@ -34,9 +48,7 @@ std::size_t rejected_in(const std::string& body) {
   }
   auto message = ps.contains("errorMessage") && ps["errorMessage"].is_string()
                    ? ps["errorMessage"].get<std::string>() : std::string();
-  if (n > 0 || !message.empty())
-    std::fprintf(stderr, "cafmcp-otel: receiver rejected %zu spans: %s\n", n, message.c_str());
-  return n;
+  return report_rejected(n, message);
 }
 
 } // namespace
@@ -51,13 +63,18 @@ bool otlp_http_exporter::export_spans(const std::vector<span_data>& spans) {
 bool otlp_http_exporter::export_until(const std::vector<span_data>& spans, deadline until) {
   if (spans.empty())
     return true;
+  if (opts_.protocol == otlp_protocol::http_protobuf)
+    return post(encode_otlp_protobuf(resource_, scope_, spans), spans.size(), until);
   return post(encode_otlp_json(resource_, scope_, spans), spans.size(), until);
 }
 
 bool otlp_http_exporter::export_batch(span_batch& batch, deadline until) {
   if (batch.empty())
     return true;
-  encode_otlp_json(buffer_, resource_, scope_, batch);
+  if (opts_.protocol == otlp_protocol::http_protobuf)
+    encode_otlp_protobuf(buffer_, resource_, scope_, batch);
+  else
+    encode_otlp_json(buffer_, resource_, scope_, batch);
   return post(buffer_, batch.size(), until);
 }
 
@@ -70,6 +87,8 @@ bool otlp_http_exporter::post(const std::string& body, std::size_t spans, deadli
   }
   until = std::min(until, std::chrono::steady_clock::now() + opts_.timeout);
   auto backoff = opts_.initial_backoff;
+  const char* content_type =
+    opts_.protocol == otlp_protocol::http_protobuf ? "application/x-protobuf" : "application/json";
   thread_local std::mt19937 jitter{std::random_device{}()};
   for (int attempt = 1; attempt <= opts_.max_attempts; ++attempt) {
     {
@@ -78,9 +97,9 @@ bool otlp_http_exporter::post(const std::string& body, std::size_t spans, deadli
         return false;
     }
     ++requests_;
-    auto r = detail::http_post(*url, opts_.headers, "application/json", body, until);
+    auto r = detail::http_post(*url, opts_.headers, content_type, body, until);
     if (r.status >= 200 && r.status < 300) {
-      rejected_ += rejected_in(r.body);
+      rejected_ += rejected_in(r.body, opts_.protocol);
       return true;
     }
     if (!retryable(r.status) || attempt == opts_.max_attempts) {

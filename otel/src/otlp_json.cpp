@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scoped_spans.hpp"
+
 namespace cafmcp::otel {
 namespace {
 
@@ -236,32 +238,7 @@ private:
 
 void encode(std::string& body, const resource& res, const std::string& default_scope,
             const std::vector<span_data>& spans, const std::vector<std::unique_ptr<span_group>>& groups) {
-  // Scopes in order of first appearance; a process has a handful, so a
-  // linear search beats a map. A first pass sorts spans and groups into
-  // their scopes; the second writes each straight into the body (a
-  // broadcast's group is hundreds of kilobytes: written once, not copied).
-  struct scope_items {
-    const std::string* name;
-    const std::string* version;
-    std::vector<const span_data*> spans;
-    std::vector<const span_group*> groups;
-  };
-  static const std::string no_version;
-  std::vector<scope_items> scopes;
-  auto scope_of = [&](const span_data& s) -> scope_items& {
-    const std::string* name = s.scope ? &s.scope->name : &default_scope;
-    const std::string* version = s.scope ? &s.scope->version : &no_version;
-    auto it = std::find_if(scopes.begin(), scopes.end(),
-                           [&](const scope_items& g) { return *g.name == *name && *g.version == *version; });
-    if (it == scopes.end())
-      it = scopes.insert(scopes.end(), scope_items{name, version, {}, {}});
-    return *it;
-  };
-  for (auto& s : spans)
-    scope_of(s).spans.push_back(&s);
-  for (auto& g : groups)
-    if (!g->members.empty())
-      scope_of(g->common).groups.push_back(g.get());
+  auto scopes = detail::by_scope(default_scope, spans, groups);
   body.assign("{\"resourceSpans\":[{\"resource\":");
   body += "{\"attributes\":";
   append_attributes(body, res.attributes);

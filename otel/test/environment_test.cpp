@@ -23,6 +23,7 @@ struct Environment : ::testing::Test {
     "OTEL_SDK_DISABLED", "OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES", "OTEL_TRACES_EXPORTER",
     "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_HEADERS",
     "OTEL_EXPORTER_OTLP_TRACES_HEADERS", "OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT",
+    "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
     "OTEL_TRACES_SAMPLER", "OTEL_TRACES_SAMPLER_ARG", "OTEL_BSP_SCHEDULE_DELAY", "OTEL_BSP_EXPORT_TIMEOUT",
     "OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE"};
   void SetUp() override { clear(); }
@@ -68,6 +69,7 @@ TEST_F(Environment, EndpointsGeneralGetsThePathSignalSpecificIsUsedAsIs) {
 TEST_F(Environment, HeadersAndResourceReachTheReceiver) {
   testing::loopback_http_server rx({testing::http_response(200)});
   set("OTEL_EXPORTER_OTLP_ENDPOINT", rx.url().c_str());
+  set("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json"); // read back below
   set("OTEL_EXPORTER_OTLP_HEADERS", "x-api-key=s%20ecret, Authorization=Bearer%20abc%3D%3D,x-over=general");
   set("OTEL_EXPORTER_OTLP_TRACES_HEADERS", "x-over=specific");
   set("OTEL_SERVICE_NAME", "svc-env");
@@ -141,6 +143,17 @@ TEST_F(Environment, BatchAndExporterSettings) {
   EXPECT_EQ(otlp_http_options_from_environment("http://x/v1/traces").timeout, 700ms);
   set("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "800");
   EXPECT_EQ(otlp_http_options_from_environment("http://x/v1/traces").timeout, 800ms);
+}
+
+TEST_F(Environment, ProtocolIsProtobufUnlessJsonIsAskedFor) {
+  auto protocol = [] { return otlp_http_options_from_environment("http://x/v1/traces").protocol; };
+  EXPECT_EQ(protocol(), otlp_protocol::http_protobuf); // OTLP's default
+  set("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json");
+  EXPECT_EQ(protocol(), otlp_protocol::http_json);
+  set("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "http/protobuf"); // the signal's own wins
+  EXPECT_EQ(protocol(), otlp_protocol::http_protobuf);
+  set("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc"); // not spoken here: the general one stays
+  EXPECT_EQ(protocol(), otlp_protocol::http_json);
 }
 
 TEST_F(Environment, JsonLinesToAFile) {

@@ -34,6 +34,7 @@ TEST(OtlpHttpExporter, PostsJsonToV1TracesAndRetriesA503) {
   loopback_http_server rx({http_response(503, "Retry-After: 0\r\n", R"({"code":14,"message":"busy"})"),
                            http_response(200)});
   otlp_http_options o;
+  o.protocol = otlp_protocol::http_json;
   o.headers["x-api-key"] = "secret";
   o.initial_backoff = 1h; // only Retry-After: 0 lets the retry come at once
   auto exporter = exporter_for(rx, o);
@@ -50,6 +51,22 @@ TEST(OtlpHttpExporter, PostsJsonToV1TracesAndRetriesA503) {
     auto& span = body["resourceSpans"][0]["scopeSpans"][0]["spans"][0];
     EXPECT_EQ(span["traceId"], to_hex(spans[0].context.trace));
   }
+}
+
+// OTLP's default encoding: the raw id bytes and the name are in the body.
+TEST(OtlpHttpExporter, PostsProtobufByDefault) {
+  loopback_http_server rx({http_response(200)});
+  auto exporter = exporter_for(rx);
+  auto spans = one_span();
+  EXPECT_TRUE(exporter.export_spans(spans));
+  auto seen = rx.wait_for(1);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].headers["content-type"], "application/x-protobuf");
+  auto& trace = spans[0].context.trace;
+  EXPECT_NE(seen[0].body.find(std::string(reinterpret_cast<const char*>(trace.data()), trace.size())),
+            std::string::npos);
+  EXPECT_NE(seen[0].body.find("\x2a\x02op"), std::string::npos); // Span.name (5), length 2
+  EXPECT_EQ(seen[0].body.find("traceId"), std::string::npos);
 }
 
 TEST(OtlpHttpExporter, RetriesEachRetryableStatus) {
@@ -132,12 +149,27 @@ TEST(OtlpHttpExporter, CountsPartialSuccessAndReadsChunkedReplies) {
   }
   chunked += "0\r\n\r\n";
   loopback_http_server rx({chunked, http_response(200, "", R"({"partialSuccess":{}})")});
-  auto exporter = exporter_for(rx);
+  otlp_http_options json_encoding;
+  json_encoding.protocol = otlp_protocol::http_json;
+  auto exporter = exporter_for(rx, json_encoding);
   EXPECT_TRUE(exporter.export_spans(one_span())); // partial success is not retried
   EXPECT_EQ(exporter.rejected(), 2u);
   EXPECT_TRUE(exporter.export_spans(one_span()));
   EXPECT_EQ(exporter.rejected(), 2u);
   EXPECT_EQ(exporter.requests(), 2u);
+}
+
+// ExportTraceServiceResponse{partial_success{rejected_spans: 2, error_message: "x"}}.
+TEST(OtlpHttpExporter, CountsPartialSuccessInAProtobufReply) {
+  using namespace std::string_literals;
+  loopback_http_server rx({http_response(200, "", "\x0a\x05\x08\x02\x12\x01x"s),
+                           http_response(200, "", "\x0a\x00"s), http_response(200, "", "\x0a\x09"s)});
+  auto exporter = exporter_for(rx);
+  EXPECT_TRUE(exporter.export_spans(one_span()));
+  EXPECT_EQ(exporter.rejected(), 2u);
+  EXPECT_TRUE(exporter.export_spans(one_span())); // an empty partial_success: nothing rejected
+  EXPECT_TRUE(exporter.export_spans(one_span())); // a malformed reply is still a 200
+  EXPECT_EQ(exporter.rejected(), 2u);
 }
 
 TEST(OtlpHttpExporter, RefusesNonHttpEndpoints) {

@@ -2,6 +2,8 @@
 // every shape (configured only by OTEL_* variables) to the strict receiver,
 // which checks each request against the official OTLP .proto definitions.
 // The first request meets a 503 with Retry-After: 0 and must be retried.
+// Both encodings: binary protobuf (OTLP's default), decoded by protobufjs,
+// and JSON.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -10,9 +12,11 @@ import { startReceiver } from './receiver.mjs';
 const program = process.env.OTEL_EXPORT_SAMPLE
   ?? new URL('../../build/bin/otel-export-sample', import.meta.url).pathname;
 
-let rx;
-before(async () => { rx = await startReceiver({ failFirst: 1 }); });
-after(async () => { await rx?.close(); });
+const receivers = {};
+before(async () => {
+  for (const protocol of ['http/protobuf', 'http/json']) receivers[protocol] = await startReceiver({ failFirst: 1 });
+});
+after(async () => { for (const rx of Object.values(receivers)) await rx.close(); });
 
 // Runs the program to completion (bounded), returning its exit code and stdout.
 function run(env, ms = 60000) {
@@ -29,9 +33,12 @@ function run(env, ms = 60000) {
 
 const rawAttr = (span, key) => span.attributes.find((a) => a.key === key)?.value;
 
-test('every span the library exports is strictly valid OTLP/JSON and arrives intact', async () => {
+for (const [protocol, contentType] of [['http/protobuf', 'application/x-protobuf'], ['http/json', 'application/json']])
+test(`every span the library exports over ${protocol} is strictly valid OTLP and arrives intact`, async () => {
+  const rx = receivers[protocol];
   const { code, out, err } = await run({
     OTEL_EXPORTER_OTLP_ENDPOINT: rx.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
     OTEL_EXPORTER_OTLP_HEADERS: 'x-test-token=abc%20def,x-tenant=t1',
     OTEL_SERVICE_NAME: 'sample-svc',
     OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=ci,service.name=overridden',
@@ -50,7 +57,7 @@ test('every span the library exports is strictly valid OTLP/JSON and arrives int
   for (const h of state.headers) {
     assert.equal(h['x-test-token'], 'abc def');
     assert.equal(h['x-tenant'], 't1');
-    assert.equal(h['content-type'], 'application/json');
+    assert.equal(h['content-type'], contentType);
   }
 
   const spans = state.spans;
@@ -109,6 +116,7 @@ test('every span the library exports is strictly valid OTLP/JSON and arrives int
 });
 
 test('the same receiver refuses a request our encoder would never produce', async () => {
+  const rx = receivers['http/json'];
   const body = JSON.parse(rx.state.bodies[0]);
   const post = (b) => fetch(`${rx.url}/v1/traces`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b) });
   assert.equal((await post(body)).status, 200, 'a captured request is accepted as is');
@@ -123,4 +131,13 @@ test('the same receiver refuses a request our encoder would never produce', asyn
     mutate(copy.resourceSpans[0].scopeSpans[0].spans[0]);
     assert.equal((await post(copy)).status, 400, mutate.toString());
   }
+});
+
+test('the receiver refuses protobuf it cannot decode exactly', async () => {
+  const rx = receivers['http/protobuf'];
+  const body = rx.state.bodies[0];
+  const post = (b) => fetch(`${rx.url}/v1/traces`, { method: 'POST', headers: { 'Content-Type': 'application/x-protobuf' }, body: b });
+  assert.equal((await post(body)).status, 200, 'a captured request is accepted as is');
+  assert.equal((await post(body.subarray(0, body.length - 3))).status, 400, 'cut short');
+  assert.equal((await post(Buffer.concat([body, Buffer.from([0xf8, 0x07, 0x01])]))).status, 400, 'an unknown field 127');
 });

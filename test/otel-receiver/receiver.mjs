@@ -1,9 +1,12 @@
-// A strict OTLP/HTTP JSON receiver for tests. Every request body is checked
-// field by field against the official OTLP .proto definitions (shipped in
-// @elastic/mockotlpserver; we use only its .proto files), with OTLP's JSON
-// rules on top (hex ids, integer enums, 64-bit integers as strings), and then
-// round-tripped through binary protobuf. Anything else is a 400 and a
-// recorded failure.
+// A strict OTLP/HTTP receiver for tests, JSON and binary protobuf. Every
+// JSON body is checked field by field against the official OTLP .proto
+// definitions (shipped in @elastic/mockotlpserver; we use only its .proto
+// files), with OTLP's JSON rules on top (hex ids, integer enums, 64-bit
+// integers as strings), and then round-tripped through binary protobuf. A
+// protobuf body is decoded by protobufjs with the same definitions, must
+// re-encode to exactly as many bytes (no unknown or malformed fields), and
+// then passes the same checks in its JSON form. Anything else is a 400 and
+// a recorded failure.
 import http from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -86,6 +89,22 @@ function checkField(field, v, where) {
   throw new Error(`${where}: unsupported field type ${field.type}`);
 }
 
+// protobufjs's plain object of a decoded request, in OTLP/JSON's spelling.
+function toJsonForm(Request, message) {
+  const obj = Request.toObject(message, { longs: String, enums: Number, bytes: String, defaults: false, arrays: false });
+  const hexIds = (v) => {
+    if (Array.isArray(v)) return v.forEach(hexIds);
+    if (v === null || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v)) {
+      if (HEX_IDS[k] && typeof x === 'string') v[k] = Buffer.from(x, 'base64').toString('hex');
+      else if (k === 'doubleValue' && !Number.isFinite(x)) v[k] = String(x); // 'NaN', 'Infinity', '-Infinity'
+      else hexIds(x);
+    }
+  };
+  hexIds(obj);
+  return obj;
+}
+
 const attrValue = (v) => v.stringValue ?? v.boolValue ?? (v.intValue !== undefined ? Number(v.intValue) : v.doubleValue);
 const attrMap = (list = []) => Object.fromEntries(list.map((a) => [a.key, attrValue(a.value)]));
 
@@ -94,22 +113,34 @@ export async function startReceiver({ failFirst = 0 } = {}) {
   const state = { spans: [], requests: 0, rejected503: 0, failures: [], headers: [], bodies: [], waiters: [] };
   const notify = () => state.waiters.splice(0).forEach((w) => w());
   const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => { body += c; });
+    const chunks = [];
+    req.on('data', (c) => { chunks.push(c); });
     req.on('end', () => {
       state.requests++;
-      if (req.method !== 'POST' || req.url !== '/v1/traces' || !(req.headers['content-type'] || '').startsWith('application/json')) {
-        state.failures.push(`bad request line or content type: ${req.method} ${req.url} ${req.headers['content-type']}`);
+      const raw = Buffer.concat(chunks);
+      const type = req.headers['content-type'] || '';
+      const binary = type.startsWith('application/x-protobuf');
+      if (req.method !== 'POST' || req.url !== '/v1/traces' || !(binary || type.startsWith('application/json'))) {
+        state.failures.push(`bad request line or content type: ${req.method} ${req.url} ${type}`);
         res.writeHead(400).end();
         return notify();
       }
+      const answer = binary ? 'application/x-protobuf' : 'application/json';
       if (state.rejected503 < failFirst) {
         state.rejected503++;
-        res.writeHead(503, { 'Retry-After': '0', 'Content-Type': 'application/json' }).end('{"code":14,"message":"try again"}');
+        res.writeHead(503, { 'Retry-After': '0', 'Content-Type': answer }).end(binary ? '' : '{"code":14,"message":"try again"}');
         return notify();
       }
       try {
-        const parsed = JSON.parse(body);
+        let parsed;
+        if (binary) {
+          const message = Request.decode(raw);
+          const again = Request.encode(message).finish().length;
+          if (again !== raw.length) throw new Error(`protobuf body of ${raw.length} bytes re-encodes to ${again}: unknown or malformed fields`);
+          parsed = toJsonForm(Request, message);
+        } else {
+          parsed = JSON.parse(raw.toString('utf8'));
+        }
         const proto = check(Request, parsed, 'request');
         const err = Request.verify(Request.toObject(Request.fromObject(proto)));
         if (err) throw new Error(err);
@@ -123,8 +154,8 @@ export async function startReceiver({ failFirst = 0 } = {}) {
             for (const s of ss.spans) state.spans.push({ ...s, attrs: attrMap(s.attributes), resource, scope: ss.scope });
         }
         state.headers.push(req.headers);
-        state.bodies.push(body);
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+        state.bodies.push(binary ? raw : raw.toString('utf8'));
+        res.writeHead(200, { 'Content-Type': answer }).end(binary ? '' : '{}');
       } catch (e) {
         state.failures.push(e.message);
         res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ code: 3, message: e.message }));

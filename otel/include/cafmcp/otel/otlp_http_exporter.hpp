@@ -1,7 +1,7 @@
 #pragma once
-// The OTLP/HTTP exporter with JSON encoding: POST {endpoint}, where the
-// endpoint already ends in /v1/traces (environment.hpp appends it to
-// OTEL_EXPORTER_OTLP_ENDPOINT).
+// The OTLP/HTTP exporter, binary protobuf (OTLP's default) or JSON: POST
+// {endpoint}, where the endpoint already ends in /v1/traces
+// (environment.hpp appends it to OTEL_EXPORTER_OTLP_ENDPOINT).
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -13,7 +13,11 @@
 
 namespace cafmcp::otel {
 
+/// OTEL_EXPORTER_OTLP_PROTOCOL's http/protobuf and http/json.
+enum class otlp_protocol { http_protobuf, http_json };
+
 struct otlp_http_options {
+  otlp_protocol protocol = otlp_protocol::http_protobuf;
   std::string endpoint = "http://localhost:4318/v1/traces"; // full URL, plain http
   std::map<std::string, std::string> headers;
   /// The whole export, retries and their waits included

@@ -1,0 +1,368 @@
+#include "cafmcp/otel/otlp_protobuf.hpp"
+
+#include <cstring>
+
+#include "scoped_spans.hpp"
+
+namespace cafmcp::otel {
+namespace {
+
+// Field numbers of opentelemetry-proto v1.
+namespace request { constexpr int resource_spans = 1; }
+namespace resource_spans { constexpr int resource = 1, scope_spans = 2; }
+namespace resource_msg { constexpr int attributes = 1; }
+namespace scope_spans { constexpr int scope = 1, spans = 2; }
+namespace scope_msg { constexpr int name = 1, version = 2; }
+namespace span {
+constexpr int trace_id = 1, span_id = 2, trace_state = 3, parent_span_id = 4, name = 5, kind = 6,
+              start_time = 7, end_time = 8, attributes = 9, events = 11, links = 13, status = 15, flags = 16;
+}
+namespace event { constexpr int time = 1, name = 2, attributes = 3; }
+namespace link { constexpr int trace_id = 1, span_id = 2, trace_state = 3, attributes = 4, flags = 6; }
+namespace status { constexpr int message = 2, code = 3; }
+namespace key_value { constexpr int key = 1, value = 2; }
+namespace any_value { constexpr int string_value = 1, bool_value = 2, int_value = 3, double_value = 4; }
+
+enum wire : std::uint32_t { varint = 0, fixed64 = 1, length = 2, fixed32 = 5 };
+
+void put_varint(std::string& out, std::uint64_t v) {
+  char buf[10];
+  std::size_t n = 0;
+  while (v >= 0x80) {
+    buf[n++] = static_cast<char>(v | 0x80);
+    v >>= 7;
+  }
+  buf[n++] = static_cast<char>(v);
+  out.append(buf, n);
+}
+
+std::size_t varint_size(std::uint64_t v) {
+  std::size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
+void put_tag(std::string& out, int field, wire w) {
+  put_varint(out, (static_cast<std::uint64_t>(field) << 3) | w);
+}
+
+void put_fixed64(std::string& out, int field, std::uint64_t v) {
+  put_tag(out, field, fixed64);
+  char buf[8];
+  for (int i = 0; i < 8; ++i)
+    buf[i] = static_cast<char>(v >> (8 * i)); // little-endian on the wire
+  out.append(buf, 8);
+}
+
+void put_fixed32(std::string& out, int field, std::uint32_t v) {
+  put_tag(out, field, fixed32);
+  char buf[4];
+  for (int i = 0; i < 4; ++i)
+    buf[i] = static_cast<char>(v >> (8 * i));
+  out.append(buf, 4);
+}
+
+void put_bytes(std::string& out, int field, const void* data, std::size_t size) {
+  put_tag(out, field, length);
+  put_varint(out, size);
+  out.append(static_cast<const char*>(data), size);
+}
+
+void put_string(std::string& out, int field, std::string_view s) { put_bytes(out, field, s.data(), s.size()); }
+
+/// A small nested message (a key/value, an event, a link, a status): its
+/// length is inserted in front once it is written (a move of a few bytes).
+class nested {
+public:
+  nested(std::string& out, int field) : out_(out), field_(field), at_(out.size()) {}
+  ~nested() {
+    std::string head;
+    put_tag(head, field_, length);
+    put_varint(head, out_.size() - at_);
+    out_.insert(at_, head);
+  }
+  nested(const nested&) = delete;
+  nested& operator=(const nested&) = delete;
+
+private:
+  std::string& out_;
+  int field_;
+  std::size_t at_;
+};
+
+void put_value(std::string& out, const attribute_value& v) {
+  nested value(out, key_value::value);
+  std::visit(
+    [&out](const auto& x) {
+      using T = std::decay_t<decltype(x)>;
+      if constexpr (std::is_same_v<T, std::string>) {
+        put_string(out, any_value::string_value, x);
+      } else if constexpr (std::is_same_v<T, bool>) {
+        put_tag(out, any_value::bool_value, varint);
+        put_varint(out, x ? 1 : 0);
+      } else if constexpr (std::is_same_v<T, std::int64_t>) {
+        put_tag(out, any_value::int_value, varint);
+        put_varint(out, static_cast<std::uint64_t>(x)); // int64: two's complement, ten bytes when negative
+      } else {
+        std::uint64_t bits;
+        std::memcpy(&bits, &x, sizeof bits);
+        put_fixed64(out, any_value::double_value, bits);
+      }
+    },
+    v);
+}
+
+void put_attributes(std::string& out, int field, const attributes& attrs) {
+  for (auto& [key, value] : attrs) {
+    nested kv(out, field);
+    put_string(out, key_value::key, key);
+    put_value(out, value);
+  }
+}
+
+// Low 8 bits: the W3C trace flags; 0x100 says 0x200 (parent or linked
+// context is remote) is meaningful (as in the JSON encoding).
+std::uint32_t flags_of(const span_context& ctx, bool remote) {
+  return static_cast<std::uint32_t>(ctx.flags) | 0x100u | (remote ? 0x200u : 0u);
+}
+
+// Every field a group's members share: all but span id, times and the
+// member's own attribute.
+void put_shared_fields(std::string& out, const span_data& s) {
+  put_bytes(out, span::trace_id, s.context.trace.data(), s.context.trace.size());
+  if (!s.context.tracestate.empty())
+    put_string(out, span::trace_state, s.context.tracestate);
+  if (is_valid(s.parent))
+    put_bytes(out, span::parent_span_id, s.parent.data(), s.parent.size());
+  put_string(out, span::name, s.name);
+  put_tag(out, span::kind, varint);
+  put_varint(out, static_cast<std::uint64_t>(s.kind));
+  put_attributes(out, span::attributes, s.attributes);
+  for (auto& e : s.events) {
+    nested ev(out, span::events);
+    put_fixed64(out, event::time, e.time_unix_nano);
+    put_string(out, event::name, e.name);
+    put_attributes(out, event::attributes, e.attributes);
+  }
+  for (auto& l : s.links) {
+    nested ln(out, span::links);
+    put_bytes(out, link::trace_id, l.context.trace.data(), l.context.trace.size());
+    put_bytes(out, link::span_id, l.context.span.data(), l.context.span.size());
+    if (!l.context.tracestate.empty())
+      put_string(out, link::trace_state, l.context.tracestate);
+    put_attributes(out, link::attributes, l.attributes);
+    put_fixed32(out, link::flags, flags_of(l.context, l.context.remote));
+  }
+  if (s.status != status_code::unset || !s.status_message.empty()) {
+    nested st(out, span::status);
+    if (!s.status_message.empty())
+      put_string(out, status::message, s.status_message);
+    put_tag(out, status::code, varint);
+    put_varint(out, static_cast<std::uint64_t>(s.status));
+  }
+  put_fixed32(out, span::flags, flags_of(s.context, s.parent_remote));
+}
+
+void put_span(std::string& out, std::string& scratch, const span_data& s) {
+  scratch.clear();
+  put_shared_fields(scratch, s);
+  put_bytes(scratch, span::span_id, s.context.span.data(), s.context.span.size());
+  put_fixed64(scratch, span::start_time, s.start_unix_nano);
+  put_fixed64(scratch, span::end_time, s.end_unix_nano);
+  put_bytes(out, scope_spans::spans, scratch.data(), scratch.size());
+}
+
+// A group's members: the shared fields are encoded once; each member is
+// that, plus its span id, times and attribute, behind a length computed
+// up front (no scratch copy per member).
+class group_encoder {
+public:
+  explicit group_encoder(const span_group& g) : g_(g) {
+    put_shared_fields(shared_, g.common);
+    key_.clear();
+    put_string(key_, key_value::key, g.member_key);
+  }
+
+  /// The member as ScopeSpans.spans: tag, length, Span.
+  std::size_t field_size(const span_group::member& m) const {
+    auto n = sizes_of(m).span;
+    return 1 + varint_size(n) + n;
+  }
+
+  void append(std::string& out, const span_group::member& m) const {
+    auto sizes = sizes_of(m);
+    put_tag(out, scope_spans::spans, length);
+    put_varint(out, sizes.span);
+    out += shared_;
+    auto id = random_span_id();
+    put_bytes(out, span::span_id, id.data(), id.size());
+    put_fixed64(out, span::start_time, m.start_unix_nano);
+    put_fixed64(out, span::end_time, m.end_unix_nano);
+    put_tag(out, span::attributes, length);
+    put_varint(out, sizes.kv);
+    out += key_;
+    put_tag(out, key_value::value, length);
+    put_varint(out, sizes.any);
+    put_string(out, any_value::string_value, g_.value(m));
+  }
+
+private:
+  struct sizes {
+    std::size_t any, kv, span;
+  };
+  // AnyValue{string_value}, KeyValue{key, value}, then the whole Span.
+  sizes sizes_of(const span_group::member& m) const {
+    auto value = g_.value(m);
+    std::size_t any = 1 + varint_size(value.size()) + value.size();
+    std::size_t kv = key_.size() + 1 + varint_size(any) + any;
+    std::size_t span = shared_.size() + (1 + 1 + 8) + 2 * (1 + 8) + (1 + varint_size(kv) + kv);
+    return {any, kv, span};
+  }
+
+  const span_group& g_;
+  std::string shared_, key_;
+};
+
+std::size_t field_size(std::size_t content) { return 1 + varint_size(content) + content; }
+
+void put_header(std::string& out, int field, std::size_t content) {
+  put_tag(out, field, length);
+  put_varint(out, content);
+}
+
+// Sizes first, bytes second: every length is known before its message is
+// written, so nothing is moved afterwards (a batch is hundreds of
+// kilobytes). A scope's own message and its single spans are small and
+// encoded up front; its groups' members are sized by arithmetic.
+void encode(std::string& body, const resource& res, const std::string& default_scope,
+            const std::vector<span_data>& spans, const std::vector<std::unique_ptr<span_group>>& groups) {
+  auto scopes = detail::by_scope(default_scope, spans, groups);
+  struct plan {
+    std::string head; // ScopeSpans.scope, then each single span as ScopeSpans.spans
+    std::vector<group_encoder> groups;
+    std::size_t size = 0; // the ScopeSpans message
+  };
+  std::vector<plan> plans;
+  plans.reserve(scopes.size());
+  std::string resource_msg, scratch;
+  put_attributes(resource_msg, resource_msg::attributes, res.attributes);
+  std::size_t resource_spans_size = field_size(resource_msg.size());
+  for (auto& sc : scopes) {
+    auto& p = plans.emplace_back();
+    scratch.clear();
+    put_string(scratch, scope_msg::name, *sc.name);
+    if (!sc.version->empty())
+      put_string(scratch, scope_msg::version, *sc.version);
+    put_bytes(p.head, scope_spans::scope, scratch.data(), scratch.size());
+    for (auto* s : sc.spans)
+      put_span(p.head, scratch, *s);
+    p.size = p.head.size();
+    for (auto* g : sc.groups) {
+      auto& enc = p.groups.emplace_back(*g);
+      for (auto& m : g->members)
+        p.size += enc.field_size(m);
+    }
+    resource_spans_size += field_size(p.size);
+  }
+  body.clear();
+  body.reserve(field_size(resource_spans_size));
+  put_header(body, request::resource_spans, resource_spans_size);
+  put_bytes(body, resource_spans::resource, resource_msg.data(), resource_msg.size());
+  for (std::size_t i = 0; i < scopes.size(); ++i) {
+    auto& p = plans[i];
+    put_header(body, resource_spans::scope_spans, p.size);
+    body += p.head;
+    for (std::size_t k = 0; k < p.groups.size(); ++k)
+      for (auto& m : scopes[i].groups[k]->members)
+        p.groups[k].append(body, m);
+  }
+}
+
+// A protobuf reader for the response: just enough to find partial_success.
+struct reader {
+  std::string_view in;
+  bool ok = true;
+  std::uint64_t read_varint() {
+    std::uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (in.empty())
+        break;
+      auto b = static_cast<unsigned char>(in.front());
+      in.remove_prefix(1);
+      v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80))
+        return v;
+    }
+    ok = false;
+    return 0;
+  }
+  std::string_view bytes() {
+    auto n = read_varint();
+    if (!ok || n > in.size()) {
+      ok = false;
+      return {};
+    }
+    auto v = in.substr(0, n);
+    in.remove_prefix(n);
+    return v;
+  }
+  void skip(std::uint32_t w) {
+    switch (w) {
+      case varint: read_varint(); return;
+      case fixed64: if (in.size() < 8) ok = false; else in.remove_prefix(8); return;
+      case length: bytes(); return;
+      case fixed32: if (in.size() < 4) ok = false; else in.remove_prefix(4); return;
+      default: ok = false;
+    }
+  }
+};
+
+} // namespace
+
+void encode_otlp_protobuf(std::string& into, const resource& res, const std::string& default_scope,
+                          const span_batch& batch) {
+  encode(into, res, default_scope, batch.spans, batch.groups);
+}
+
+std::string encode_otlp_protobuf(const resource& res, const std::string& default_scope,
+                                 const std::vector<span_data>& spans) {
+  std::string body;
+  encode(body, res, default_scope, spans, {});
+  return body;
+}
+
+std::optional<partial_success> decode_otlp_protobuf_response(std::string_view body) {
+  reader r{body};
+  std::optional<partial_success> found;
+  while (r.ok && !r.in.empty()) {
+    auto tag = r.read_varint();
+    auto w = static_cast<std::uint32_t>(tag & 7);
+    if (r.ok && (tag >> 3) == 1 && w == length) { // partial_success
+      reader p{r.bytes()};
+      partial_success ps;
+      while (r.ok && p.ok && !p.in.empty()) {
+        auto t = p.read_varint();
+        auto pw = static_cast<std::uint32_t>(t & 7);
+        if ((t >> 3) == 1 && pw == varint)
+          ps.rejected_spans = static_cast<std::int64_t>(p.read_varint());
+        else if ((t >> 3) == 2 && pw == length)
+          ps.error_message = std::string(p.bytes());
+        else
+          p.skip(pw);
+      }
+      if (!p.ok)
+        return std::nullopt;
+      found = std::move(ps);
+    } else {
+      r.skip(w);
+    }
+  }
+  if (!r.ok)
+    return std::nullopt;
+  return found;
+}
+
+} // namespace cafmcp::otel
