@@ -79,7 +79,7 @@ rows.append(("Tracing always_on, OTLP/JSON to /dev/null: HTTP fan-out one at a t
 rows.append(("  the same, HTTP storm (both cores saturated), cost (%)", cost("cafmcp_storm"), None, None, "<= 15%"))
 rows.append(("  HTTP storm, spans piped to a reader on the same 2 cores, cost (%)",
              cost("cafmcp_storm", "cafmcp_storm_traced_piped"), None, None, ""))
-rows.append(("  the same, in-process notifier -> socket pairs, cost (%)", get("tracing_cost", "percent"), None, None, ""))
+rows.append(("  in-process notifier -> socket pairs, OTLP/protobuf encoded, cost (%)", get("tracing_cost", "percent"), None, None, ""))
 
 print()
 print(f"floor (b): one {get('floor_sse', 'frame_bytes')}-byte SSE frame per write(2): {fmt(sse)}/s to {get('floor_sse', 'sockets')} sockets, "

@@ -8,6 +8,7 @@
 
 #include "cafmcp/otel/mcp_tracer.hpp"
 #include "cafmcp/otel/otlp_json.hpp"
+#include "cafmcp/otel/otlp_protobuf.hpp"
 #include "cafmcp/otel/tracer.hpp"
 #include "cafmcp/server.hpp"
 #include "counting_outbound.hpp"
@@ -19,26 +20,31 @@ using clock_type = std::chrono::steady_clock;
 
 namespace {
 
-// Encodes each batch as the OTLP/HTTP exporter would (or only counts it)
-// and discards it: what is measured is the instrumentation, the batch
+// Encodes each batch as the OTLP/HTTP exporter would (protobuf, its
+// default; or JSON), or only counts it, and discards it: what is measured is the instrumentation, the batch
 // processor and the encoding, not a network. When the processor's thread
 // cannot keep up, spans are dropped and counted (the "dropped" column).
+enum class encoding { none, protobuf, json };
+
 struct discard_exporter : otel::span_exporter {
-  explicit discard_exporter(bool encode) : encode(encode) {}
-  bool encode;
+  explicit discard_exporter(encoding e) : encode(e) {}
+  encoding encode;
   std::atomic<std::uint64_t> spans{0}, bytes{0};
   bool export_spans(const std::vector<otel::span_data>& b) override {
     spans += b.size();
-    if (encode)
+    if (encode == encoding::protobuf)
+      bytes += otel::encode_otlp_protobuf(resource, "bench", b).size();
+    else if (encode == encoding::json)
       bytes += otel::encode_otlp_json(resource, "bench", b).size();
     return true;
   }
   bool export_batch(otel::span_batch& b, otel::deadline) override {
     spans += b.size();
-    if (encode) {
+    if (encode == encoding::protobuf)
+      otel::encode_otlp_protobuf(buffer, resource, "bench", b);
+    else if (encode == encoding::json)
       otel::encode_otlp_json(buffer, resource, "bench", b);
-      bytes += buffer.size();
-    }
+    bytes += buffer.size();
     return true;
   }
   std::string buffer;
@@ -52,7 +58,7 @@ struct result {
 };
 
 result run(std::shared_ptr<otel::sampler> sampler, int sessions, int updates, bool sockets,
-           bool encode = true) {
+           encoding encode = encoding::protobuf) {
   server_options o;
   o.resources = capability_mode::on;
   std::shared_ptr<discard_exporter> exporter;
@@ -131,23 +137,25 @@ int main(int argc, char** argv) {
     std::printf("\nsink: %s\n", sockets ? "one write(2) per delivery into a socket (as stdio and SSE do)"
                                         : "in-memory counter (no transport work: the harshest ratio)");
     run(nullptr, sessions, updates / 4, sockets); // warm-up
-    std::vector<double> off, on, counted, ratio, cost;
-    result last_on{}, last_counted{}, last_ratio{};
-    // The order of the four runs turns each round, so that no
+    std::vector<double> off, on, json, counted, ratio, cost;
+    result last_on{}, last_json{}, last_counted{}, last_ratio{};
+    // The order of the five runs turns each round, so that no
     // configuration always runs first (a later run in a process measured
     // a few percent slower, whatever it traced).
     for (int r = 0; r < rounds; ++r) {
       double off_rate = 0;
-      for (int k = 0; k < 4; ++k) {
-        switch ((r + k) % 4) {
+      for (int k = 0; k < 5; ++k) {
+        switch ((r + k) % 5) {
           case 0: off_rate = run(nullptr, sessions, updates, sockets).deliveries_per_s; break;
           case 1: last_on = run(otel::always_on(), sessions, updates, sockets); break;
-          case 2: last_counted = run(otel::always_on(), sessions, updates, sockets, false); break;
+          case 2: last_json = run(otel::always_on(), sessions, updates, sockets, encoding::json); break;
+          case 3: last_counted = run(otel::always_on(), sessions, updates, sockets, encoding::none); break;
           default: last_ratio = run(otel::parent_based(otel::trace_id_ratio(0.01)), sessions, updates, sockets);
         }
       }
       off.push_back(off_rate);
       on.push_back(last_on.deliveries_per_s);
+      json.push_back(last_json.deliveries_per_s);
       counted.push_back(last_counted.deliveries_per_s);
       ratio.push_back(last_ratio.deliveries_per_s);
       cost.push_back(1.0 - on.back() / off.back());
@@ -162,10 +170,11 @@ int main(int argc, char** argv) {
       std::printf("\n");
     };
     row("tracing off", base, nullptr);
-    row("always_on, OTLP/JSON encoded", median(on), &last_on);
+    row("always_on, OTLP/protobuf", median(on), &last_on);
+    row("always_on, OTLP/JSON", median(json), &last_json);
     row("always_on, counted only", median(counted), &last_counted);
     row("parentbased ratio 0.01", median(ratio), &last_ratio);
-    std::printf("always_on (batch processor, OTLP/JSON encoded) costs %.1f%% of throughput (median of %d rounds; target: at most 15%%)\n",
+    std::printf("always_on (batch processor, OTLP/protobuf encoded) costs %.1f%% of throughput (median of %d rounds; target: at most 15%%)\n",
                 100.0 * median(cost), rounds);
   }
   return 0;
