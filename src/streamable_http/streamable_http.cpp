@@ -70,6 +70,14 @@ struct streamable_http::impl {
     acceptor.emplace(loops[0]->st.ioc);
   }
 
+  // The first loop goes first: its pending accept holds a socket bound to
+  // another loop's io_context, which must outlive it.
+  ~impl() {
+    acceptor.reset();
+    for (auto& l : loops)
+      l.reset();
+  }
+
   transport_counters counters; // declared first: outlives the loops
   std::vector<std::unique_ptr<event_loop>> loops;
   std::optional<tcp::acceptor> acceptor; // on the first loop
