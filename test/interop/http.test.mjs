@@ -1,5 +1,7 @@
 // everything-server over Streamable HTTP, driven by three official
-// TypeScript SDK clients at once.
+// TypeScript SDK clients at once: with one event loop, and with three, where
+// the SDK's connections (POSTs and GET streams alike) land on any loop and
+// move to their session's.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -24,10 +26,11 @@ async function eventually(client, pred, tries = 400) {
   assert.fail(`condition never held; last stats ${JSON.stringify(last)}`);
 }
 
-describe('three sessions over Streamable HTTP', () => {
+for (const loops of [1, 3])
+describe(`three sessions over Streamable HTTP, ${loops} event loop(s)`, () => {
   let server, url, a, b, c;
   before(async () => {
-    server = startHttpServer(['--session-idle-timeout-ms', '300']);
+    server = startHttpServer(['--session-idle-timeout-ms', '300', '--event-loops', String(loops)]);
     url = await server.url;
     [a, b, c] = await Promise.all([connectHttp(url), connectHttp(url), connectHttp(url)]);
     await eventually(a.client, (s) => s.sessions >= 3);
@@ -39,35 +42,35 @@ describe('three sessions over Streamable HTTP', () => {
 
   test('list_changed with operation metadata reaches every session once per mutation', async () => {
     const marks = [a, b, c].map((s) => s.recorder.mark);
-    await a.client.callTool({ name: 'add_resource', arguments: { uri: 'test://http/1', name: 'h1', text: 'v1' } });
-    await a.client.callTool({ name: 'add_tool', arguments: { name: 'marker_1' } }); // a later broadcast to all
+    await a.client.callTool({ name: 'add_resource', arguments: { uri: `test://http/${loops}/1`, name: 'h1', text: 'v1' } });
+    await a.client.callTool({ name: 'add_tool', arguments: { name: `marker_1_${loops}` } }); // a later broadcast to all
     for (const [i, s] of [a, b, c].entries()) {
       const n = await s.recorder.waitFor(isMethod(RES_CHANGED), { from: marks[i] });
       assert.equal(n.params.operation, 'added');
-      assert.equal(n.params.uri, 'test://http/1');
+      assert.equal(n.params.uri, `test://http/${loops}/1`);
       assert.equal(n.params.resource.name, 'h1');
-      await s.recorder.waitFor((m) => m.method === TOOLS_CHANGED && m.params.name === 'marker_1', { from: marks[i] });
-      assert.equal(s.recorder.count((m) => m.method === RES_CHANGED && m.params.uri === 'test://http/1', marks[i]), 1);
+      await s.recorder.waitFor((m) => m.method === TOOLS_CHANGED && m.params.name === `marker_1_${loops}`, { from: marks[i] });
+      assert.equal(s.recorder.count((m) => m.method === RES_CHANGED && m.params.uri === `test://http/${loops}/1`, marks[i]), 1);
     }
   });
 
   test('resources/updated reaches only the subscriber', async () => {
-    await b.client.subscribeResource({ uri: 'test://http/1' });
+    await b.client.subscribeResource({ uri: `test://http/${loops}/1` });
     const marks = [a, b, c].map((s) => s.recorder.mark);
-    await a.client.callTool({ name: 'update_resource', arguments: { uri: 'test://http/1', text: 'v2' } });
+    await a.client.callTool({ name: 'update_resource', arguments: { uri: `test://http/${loops}/1`, text: 'v2' } });
     const n = await b.recorder.waitFor(isMethod(UPDATED), { from: marks[1] });
-    assert.deepEqual(n.params, { uri: 'test://http/1' });
+    assert.deepEqual(n.params, { uri: `test://http/${loops}/1` });
     // A broadcast sent after the update: once a and c have it, an update
     // meant for them would have arrived first on the same stream.
-    await a.client.callTool({ name: 'add_tool', arguments: { name: 'marker_2' } });
+    await a.client.callTool({ name: 'add_tool', arguments: { name: `marker_2_${loops}` } });
     for (const [i, s] of [[0, a], [2, c]]) {
-      await s.recorder.waitFor((m) => m.method === TOOLS_CHANGED && m.params.name === 'marker_2', { from: marks[i] });
+      await s.recorder.waitFor((m) => m.method === TOOLS_CHANGED && m.params.name === `marker_2_${loops}`, { from: marks[i] });
       assert.equal(s.recorder.count(isMethod(UPDATED), marks[i]), 0);
     }
   });
 
   test('a DELETEd session leaves no subscription behind', async () => {
-    await c.client.subscribeResource({ uri: 'test://http/1' });
+    await c.client.subscribeResource({ uri: `test://http/${loops}/1` });
     const before = await eventually(a.client, (s) => s.subscriptions >= 2);
     await c.transport.terminateSession();
     const after = await eventually(a.client, (s) => s.sessions === before.sessions - 1);
@@ -75,7 +78,7 @@ describe('three sessions over Streamable HTTP', () => {
   });
 
   test('a killed client leaves no subscription behind', async () => {
-    const child = spawn(process.execPath, [new URL('./lib/subscriber-child.mjs', import.meta.url).pathname, url, 'test://http/1'],
+    const child = spawn(process.execPath, [new URL('./lib/subscriber-child.mjs', import.meta.url).pathname, url, `test://http/${loops}/1`],
       { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('child never subscribed')), 10000);
@@ -89,7 +92,7 @@ describe('three sessions over Streamable HTTP', () => {
     assert.equal(after.sessions, withChild.sessions - 1);
     // The survivors still hear about changes.
     const mark = b.recorder.mark;
-    await a.client.callTool({ name: 'update_resource', arguments: { uri: 'test://http/1', text: 'v3' } });
+    await a.client.callTool({ name: 'update_resource', arguments: { uri: `test://http/${loops}/1`, text: 'v3' } });
     await b.recorder.waitFor(isMethod(UPDATED), { from: mark });
   });
 });
