@@ -1,5 +1,6 @@
 // everything-server: every conformance fixture plus the mutation tools, over
 // stdio or Streamable HTTP.
+#include <cstdio>
 #include <iostream>
 #include <map>
 
@@ -86,7 +87,10 @@ int main(int argc, char** argv) {
     http_opts.session_idle_timeout = std::chrono::milliseconds(idle_ms);
   cafmcp::streamable_http transport(srv, http_opts);
   transport.start();
-  std::cerr << "everything-server: listening on http://" << http_opts.host << ":" << transport.port()
-            << http_opts.path << std::endl;
+  // One write: std::cerr writes each << on its own, and another thread's
+  // message (a tracing warning) could land inside the URL a client reads.
+  auto line = "everything-server: listening on http://" + http_opts.host + ":"
+              + std::to_string(transport.port()) + http_opts.path + "\n";
+  std::fputs(line.c_str(), stderr);
   return transport.run(); // until SIGINT/SIGTERM
 }
