@@ -6,7 +6,8 @@
 // function that sends a message; all of them are safe from any thread,
 // including from inside handlers. Mutations are applied in the order a
 // thread sends them; each returns a future that tells whether it changed
-// anything (ignore it freely; it never blocks the caller).
+// anything (ignore it freely; it never blocks the caller). It is ready once
+// the change's notifications have been handed to every session's transport.
 #include <cstddef>
 #include <future>
 #include <memory>

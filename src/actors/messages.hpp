@@ -45,6 +45,7 @@ using finish_atom = caf::atom_constant<caf::atom("finish")>;
 using listen_atom = caf::atom_constant<caf::atom("listen")>;
 using unlisten_atom = caf::atom_constant<caf::atom("unlisten")>;
 using run_atom = caf::atom_constant<caf::atom("run")>;
+using settle_atom = caf::atom_constant<caf::atom("settle")>;
 
 /// A server->client request made by a handler (sampling, elicitation...).
 struct client_ask {
@@ -116,6 +117,28 @@ struct mutation {
   trace_context trace;
 };
 
+/// A mutation's future, settled with `applied` when the last holder lets go.
+/// The notifier holds it until the mutation's notifications have been
+/// handed to every session, so whoever waits on the future wakes after the
+/// broadcast, not during it (on a small machine a woken waiter takes the
+/// core the broadcast needs). A message dropped on the way (a notifier
+/// being restarted) settles it all the same.
+class settlement {
+public:
+  settlement(std::shared_ptr<std::promise<bool>> done, bool applied) : done_(std::move(done)), applied_(applied) {}
+  ~settlement() {
+    if (done_)
+      done_->set_value(applied_);
+  }
+  settlement(const settlement&) = delete;
+  settlement& operator=(const settlement&) = delete;
+
+private:
+  std::shared_ptr<std::promise<bool>> done_;
+  bool applied_;
+};
+using settlement_ptr = std::shared_ptr<settlement>;
+
 /// The change notifier: sessions, the uri -> subscribers index, broadcasts.
 using notifier_actor = caf::typed_actor<
   caf::reacts_to<join_atom, session_link>,                     // a session exists
@@ -125,6 +148,7 @@ using notifier_actor = caf::typed_actor<
   caf::replies_to<unsub_atom, session_actor, std::string>::with<protocol::outcome>,
   caf::reacts_to<change_atom, protocol::change, trace_context>,
   caf::reacts_to<updated_atom, std::string, trace_context>,
+  caf::reacts_to<settle_atom, settlement_ptr>,                 // after the broadcasts before it
   caf::replies_to<listen_atom, listen_request>::with<protocol::outcome>, // acks on the stream
   caf::reacts_to<unlisten_atom, session_actor, std::string>,   // the stream ended
   caf::replies_to<stats_atom>::with<server_stats>>;
@@ -152,3 +176,4 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::call)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::protocol::job)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::listen_request)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::mutation)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::settlement_ptr)

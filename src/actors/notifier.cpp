@@ -130,6 +130,7 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
       self->monitor(link.handle);
       rt->notifier_data->sessions[id] = notifier_state::member{std::move(link), false};
     },
+    [](settle_atom, settlement_ptr& s) { s.reset(); }, // the broadcasts before it are out
     [rt](activate_atom, session_actor& s) {
       if (auto it = rt->notifier_data->sessions.find(s.id()); it != rt->notifier_data->sessions.end())
         it->second.active = true;

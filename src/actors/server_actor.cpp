@@ -46,7 +46,7 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
       if (!effect.applied) {
         if (span)
           span->set_error("rejected", effect.problem);
-      } else {
+      } else if (effect.list_change || effect.updated_uri) {
         auto ctx = span ? span->context() : m.trace;
         // Ended before the notifier hears of it: whoever sees the broadcast
         // (or its send spans) finds the mutation span already exported.
@@ -56,9 +56,12 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
           self->send(notifier, change_atom::value, std::move(*effect.list_change), ctx);
         if (effect.updated_uri)
           self->send(notifier, updated_atom::value, std::move(*effect.updated_uri), ctx);
+        // Whoever waits on the future wakes once these notifications are
+        // out, and finds them sent if it then asks the notifier anything.
+        if (m.done)
+          self->send(notifier, settle_atom::value, std::make_shared<settlement>(std::move(m.done), true));
+        return;
       }
-      // Only now: whoever waits on the future and then asks the notifier
-      // finds these notifications already in its mailbox.
       if (m.done)
         m.done->set_value(effect.applied);
     },

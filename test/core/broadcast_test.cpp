@@ -3,6 +3,8 @@
 // without holding up the others.
 #include "support.hpp"
 
+#include "actors/messages.hpp"
+
 #include <mutex>
 #include <set>
 
@@ -85,6 +87,55 @@ TEST(Broadcast, AConnectionThatRefusesIsEndedAndOthersStillReceive) {
   EXPECT_TRUE(eventually(srv, healthy, [](const server_stats& s) { return s.sessions == 1; }));
   std::lock_guard<std::mutex> g(stuck->mtx);
   EXPECT_TRUE(stuck->closed);
+}
+
+// A mutation's future resolves once its notifications have been handed to
+// every session: nothing further to wait for, no notifier round trip.
+TEST(Broadcast, AMutationsFutureResolvesOnceEverySessionHasItsNotifications) {
+  server srv(all_on());
+  ASSERT_TRUE(applied(srv.add_resource(text_resource("mem://watched", "watched", "v1"))));
+  std::vector<std::shared_ptr<recording_outbound>> outs;
+  std::vector<std::shared_ptr<connection>> conns;
+  in_process_client probe(srv);
+  for (int i = 0; i < 200; ++i) {
+    outs.push_back(std::make_shared<recording_outbound>());
+    conns.push_back(srv.connect(outs.back()));
+    initialize(*conns.back());
+  }
+  probe.initialize();
+  std::vector<std::unique_ptr<in_process_client>> subscribers;
+  for (int i = 0; i < 50; ++i) {
+    subscribers.push_back(std::make_unique<in_process_client>(srv));
+    subscribers.back()->initialize();
+    subscribers.back()->request("resources/subscribe", {{"uri", "mem://watched"}});
+  }
+  ASSERT_TRUE(eventually(srv, probe, [](const server_stats& s) { return s.sessions == 251; }));
+  for (int round = 0; round < 3; ++round) {
+    auto name = "tool_" + std::to_string(round);
+    ASSERT_TRUE(applied(srv.add_tool(echo_tool(name))));
+    for (auto& o : outs)
+      ASSERT_EQ(o->matching("\"" + name + "\"").size(), 1u) << "round " << round;
+    ASSERT_TRUE(applied(srv.set_resource_contents(
+      "mem://watched", {resource_contents::make_text("mem://watched", "v" + std::to_string(round + 2), "text/plain")})));
+    for (auto& c : subscribers)
+      ASSERT_EQ(c->take([](const json& m) { return is_method(m, "notifications/resources/updated"); }).size(), 1u)
+        << "round " << round;
+  }
+}
+
+// What the notifier holds until its broadcasts are out: dropped unhandled
+// (a notifier being restarted loses its mailbox), it still settles, so no
+// caller waits forever.
+TEST(Broadcast, AMutationsSettlementSettlesWhenLetGoUnhandled) {
+  auto done = std::make_shared<std::promise<bool>>();
+  auto future = done->get_future();
+  auto held = std::make_shared<actors::settlement>(done, true);
+  auto copy = held;
+  held.reset();
+  EXPECT_EQ(future.wait_for(0s), std::future_status::timeout) << "settled while still held";
+  copy.reset();
+  ASSERT_EQ(future.wait_for(0s), std::future_status::ready);
+  EXPECT_TRUE(future.get());
 }
 
 } // namespace
