@@ -12,9 +12,11 @@ namespace {
 
 class EventLoops : public HttpTest {
 protected:
+  std::size_t session_limit = http_options{}.max_sessions;
   http_options transport_options() override {
     auto o = HttpTest::transport_options();
     o.event_loops = 3;
+    o.max_sessions = session_limit;
     return o;
   }
 };
@@ -103,11 +105,7 @@ TEST_F(EventLoops, AnIdNamingNoLoopIsAnUnknownSession) {
 
 class TwoSessionsOverThreeLoops : public EventLoops {
 protected:
-  http_options transport_options() override {
-    auto o = EventLoops::transport_options();
-    o.max_sessions = 2;
-    return o;
-  }
+  TwoSessionsOverThreeLoops() { session_limit = 2; }
 };
 
 TEST_F(TwoSessionsOverThreeLoops, TheSessionLimitCountsEveryLoop) {
