@@ -59,6 +59,9 @@ for round in $(seq "${ROUNDS_EACH:-2}"); do
   "$bin/sse-socket-floor" "$NFLOOR" "$ROUNDS" --json | sed 's/^{/{"label":"floor_sse",/' >>"$results"
   "$bin/sse-socket-floor" $((NFLOOR * 10)) $((ROUNDS / 10)) --json | sed 's/^{/{"label":"floor_sse_10x",/' >>"$results"
   "$bin/caf-fanout-floor" "$ACTORS" 300 --json | sed 's/^{/{"label":"floor_caf",/' >>"$results"
+  # As many rounds as cafmcp_fanout has updates: its p99 is read against this one's.
+  "$bin/sse-socket-floor" "$K" $((M * 3)) --one-at-a-time --json \
+    | sed 's/^{/{"label":"floor_sse_one_at_a_time",/' >>"$results"
 
   load cafmcp_fanout "$cafmcp" -k "$K" -m $((M * 3)) # more rounds: one hiccup is then under 1% (p99)
   load ts_fanout "$ts" -k "$K" -m "$M"

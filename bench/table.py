@@ -55,9 +55,13 @@ caf = get("floor_caf")
 k = get("cafmcp_fanout", "sessions")
 rows.append((f"HTTP fan-out, {k} sessions, one update at a time (notif/s)", get("cafmcp_fanout"), get("ts_fanout"), sse,
              ">= 0.6x floor(b), >= 5x TS"))
-rows.append(("  p99 mutation->delivery latency (us)", get("cafmcp_fanout", "p99_us"), get("ts_fanout", "p99_us"), None,
-             "<= 0.1x TS"))
-rows.append(("  p50 latency (us)", get("cafmcp_fanout", "p50_us"), get("ts_fanout", "p50_us"), None, ""))
+# The floor column of the latency rows is floor (b) one round at a time: one
+# write per frame and nothing else, so its p99 is the least any server that
+# writes each delivery from one thread could show in this run.
+paced = "floor_sse_one_at_a_time"
+rows.append(("  p99 mutation->delivery latency (us)", get("cafmcp_fanout", "p99_us"), get("ts_fanout", "p99_us"),
+             get(paced, "p99_us"), "<= 0.1x TS"))
+rows.append(("  p50 latency (us)", get("cafmcp_fanout", "p50_us"), get("ts_fanout", "p50_us"), get(paced, "p50_us"), ""))
 rows.append((f"HTTP storm, {k} sessions, 16 drivers x window 32 (notif/s)", get("cafmcp_storm"), get("ts_storm"), sse, ">= 1.5x floor(b)"))
 rows.append(("  p99 latency (us)", get("cafmcp_storm", "p99_us"), get("ts_storm", "p99_us"), None, ""))
 rows.append(("stdio, 1 session, one update at a time (notif/s)", get("cafmcp_stdio"), get("ts_stdio"), None, ""))
@@ -93,6 +97,12 @@ rows.append(("  in-process notifier -> socket pairs, OTLP/protobuf encoded, cost
 print()
 print(f"floor (b): one {get('floor_sse', 'frame_bytes')}-byte SSE frame per write(2): {fmt(sse)}/s to {get('floor_sse', 'sockets')} sockets, "
       f"{fmt(get('floor_sse_10x'))}/s to {get('floor_sse_10x', 'sockets')}")
+if paced in runs:
+    ts_p99 = get("ts_fanout", "p99_us")
+    versus_ts = f", {get(paced, 'p99_us') / ts_p99:.3f}x the TS SDK's p99" if ts_p99 else ""
+    print(f"floor (b) one round at a time (the writer waits for every frame of a round to be read): {fmt(get(paced))}/s "
+          f"to {get(paced, 'sockets')} sockets, latency p50 {fmt(get(paced, 'p50_us'))} us, "
+          f"p99 {fmt(get(paced, 'p99_us'))} us{versus_ts}")
 print(f"floor (a): one shared payload to {get('floor_caf', 'actors')} CAF actors: {fmt(caf)}/s")
 print()
 print("| metric | cafmcp | TS SDK 1.32.2 | floor | cafmcp/TS | cafmcp/floor | target |")

@@ -2,7 +2,8 @@
 one round of a real run, plus a second round with a traced storm whose server
 dropped spans and a TS fan-out that lost a notification, and two more rounds
 of the fan-out pair, made up so that the best untraced round (lucky) and the
-paired median tell different costs)."""
+paired median tell different costs), and two rounds of floor (b) one round at
+a time, the faster of which gives the latency rows' floor column)."""
 import json
 import pathlib
 import subprocess
@@ -38,6 +39,15 @@ expect(quick[3] == f"{ratio:.2f}x", f"tools/call ratio {quick[3]} != {ratio:.2f}
 fanout = rows["HTTP fan-out, 500 sessions, one update at a time (notif/s)"]
 floor = runs["cafmcp_fanout"]["rate_per_s"] / runs["floor_sse"]["rate_per_s"]
 expect(fanout[4] == f"{floor:.2f}x", f"fan-out/floor {fanout[4]} != {floor:.2f}x")
+# Latency rows are read against floor (b) one round at a time (its best round's p99).
+paced = runs["floor_sse_one_at_a_time"]
+expect(paced["p99_us"] == 3320, "the test data's best paced floor round is not the one expected")
+p99 = rows["p99 mutation->delivery latency (us)"]
+expect(p99[2] == f"{paced['p99_us']:,.0f}", f"p99 floor column {p99[2]} != {paced['p99_us']}")
+expect(p99[4] == f"{runs['cafmcp_fanout']['p99_us'] / paced['p99_us']:.2f}x", f"p99 against the floor {p99[4]}")
+floor_line = next(line for line in out.splitlines() if line.startswith("floor (b) one round at a time"))
+expect(f"{paced['p99_us'] / runs['ts_fanout']['p99_us']:.3f}x the TS SDK's p99" in floor_line,
+       f"the paced floor against TS is not printed: {floor_line}")
 # Tracing cost = the median over rounds of 1 - traced/untraced, paired by round.
 paired = sorted(100 * (1 - t["rate_per_s"] / u["rate_per_s"])
                 for u, t in zip(rounds["cafmcp_fanout"], rounds["cafmcp_fanout_traced"]))
