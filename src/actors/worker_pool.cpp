@@ -69,4 +69,9 @@ std::size_t worker_pool::threads() const {
   return st_->threads;
 }
 
+std::size_t worker_pool::idle_threads() const {
+  std::lock_guard<std::mutex> lock(st_->m);
+  return st_->idle;
+}
+
 } // namespace cafmcp::actors

@@ -20,6 +20,8 @@ public:
 
   void run(std::function<void()> call);
   std::size_t threads() const;
+  /// Threads waiting for a call: the next call goes to one of them.
+  std::size_t idle_threads() const;
 
   struct state;
 
