@@ -84,6 +84,11 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
     // The byte offset is what a client author needs to find the mistake.
     return failure(code::parse_error, "Parse error: not valid JSON (at byte "
                                         + std::to_string(e.byte) + ")");
+  } catch (const json::exception&) {
+    // A number beyond a double (1e999999) is valid JSON text, but nlohmann
+    // reports it as out_of_range, not as a parse_error: uncaught, one such
+    // request ended the whole server.
+    return failure(code::parse_error, "Parse error: a number too large to represent");
   }
   if (doc.is_array())
     return failure(code::invalid_request, "batches are not supported, send one message");

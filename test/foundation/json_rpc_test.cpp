@@ -49,6 +49,16 @@ TEST(JsonRpc, MalformedJsonIsParseError) {
             code::parse_error);
 }
 
+TEST(JsonRpc, NumbersBeyondADoubleAreParseErrorsNotExceptions) {
+  for (auto text : {R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"n":1e999999}})",
+                    R"({"jsonrpc":"2.0","id":1e400,"method":"ping"})",
+                    R"({"jsonrpc":"2.0","method":"x","params":{"n":-1E+99999}})"}) {
+    auto f = fails(text);
+    EXPECT_EQ(f.err.code, code::parse_error) << text;
+    EXPECT_FALSE(f.err.message.empty());
+  }
+}
+
 TEST(JsonRpc, BatchesAreRefused) {
   auto f = fails(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])");
   EXPECT_EQ(f.err.code, code::invalid_request);
