@@ -90,11 +90,26 @@ void http_session::route(const frame& f, const routing& where) {
   auto it = pending_.find(*where.request_key);
   if (it == pending_.end())
     return; // its POST was answered already (a late duplicate)
-  auto& p = it->second;
   if (where.release_stream) {
-    release(p);
+    release(it->second);
     return;
   }
+  // Any write may end this session and clear pending_: a failed initialize
+  // does, and so does a stateless client whose connection drops. So the
+  // request's last message takes its entry out first, and a related one
+  // looks at nothing of it once it has written.
+  if (f && !where.final_response) {
+    auto& p = it->second;
+    if (p.stream == 0)
+      start_stream(p); // a related message comes first: the answer becomes SSE
+    if (ended_)
+      return;
+    auto& s = streams_.at(p.stream);
+    write(s, p.stream, s.history.append(f), f);
+    return;
+  }
+  auto p = std::move(it->second);
+  pending_.erase(it);
   if (!f) {
     // The request ended without a response (the client cancelled it):
     // nothing more will come for it.
@@ -102,29 +117,15 @@ void http_session::route(const frame& f, const routing& where) {
       finish(p.stream);
     else if (p.conn && p.conn->open())
       p.conn->respond(202, {}, headers(), nullptr);
-    pending_.erase(it);
-    if (stateless_)
-      end();
-    return;
-  }
-  if (p.stream == 0) {
-    if (where.final_response) { // the only message: plain JSON
-      answer_json(p, f);
-      pending_.erase(it);
-      if (stateless_)
-        end();
-      return;
-    }
-    start_stream(p); // a related message comes first: the answer becomes SSE
-  }
-  auto& s = streams_.at(p.stream);
-  write(s, p.stream, s.history.append(f), f);
-  if (where.final_response) {
+  } else if (p.stream == 0) {
+    answer_json(p, f); // the only message: plain JSON
+  } else {
+    auto& s = streams_.at(p.stream);
+    write(s, p.stream, s.history.append(f), f);
     finish(p.stream);
-    pending_.erase(it);
-    if (stateless_)
-      end();
   }
+  if (stateless_)
+    end();
 }
 
 // The stream stays resumable for a while (its response may not have reached
@@ -153,7 +154,7 @@ void http_session::expire(std::chrono::steady_clock::time_point older_than) {
 void http_session::start_stream(pending& p) {
   p.stream = next_stream_++;
   auto& s = new_stream(p.stream);
-  if (auto& c = p.conn; c && c->open()) {
+  if (auto c = p.conn; c && c->open()) { // a copy: writing may end the session, and `p` with it
     c->begin_sse(headers());
     c->send_text(priming_event(event_id(p.stream, 0), st_.options.retry_hint.count()));
     s.conn = c;
@@ -165,6 +166,8 @@ void http_session::start_stream(pending& p) {
 void http_session::release(pending& p) {
   if (p.stream == 0)
     start_stream(p);
+  if (ended_)
+    return; // writing its first event ended the session
   auto& s = streams_.at(p.stream);
   if (auto c = s.conn.lock()) {
     c->send_text(retry_field(st_.options.retry_hint.count()));

@@ -27,6 +27,24 @@ TEST_F(HttpTest, InitializeIssuesAnUnguessableVisibleAsciiSessionId) {
   EXPECT_NE(second.id, id);
 }
 
+// The session ends while its only request is answered: the answer must
+// still go out, and nothing may touch the request's entry afterwards (it
+// once did, and one such request ended the whole server).
+TEST_F(HttpTest, AFailedInitializeIsAnsweredAndLeavesNoSession) {
+  raw_http c(port);
+  c.send("POST", json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"},
+                      {"params", {{"protocolVersion", 5}, {"capabilities", json::object()},
+                                  {"clientInfo", {{"name", "raw"}, {"version", "1"}}}}}}
+                   .dump());
+  auto r = c.read_reply();
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.json_body()["error"]["code"], -32602);
+  EXPECT_EQ(r.header("mcp-session-id"), "");
+  EXPECT_EQ(transport->stats().sessions, 0u);
+  auto s = initialize(); // the server is still there
+  EXPECT_FALSE(s.id.empty());
+}
+
 TEST_F(HttpTest, NotificationsAndResponsesGet202) {
   auto s = initialize();
   s.conn->send("POST", R"({"jsonrpc":"2.0","method":"notifications/roots/list_changed"})",
