@@ -6,12 +6,11 @@
 // a failure names an input that reproduces.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "cafmcp/json_rpc.hpp"
+#include "mutator.hpp"
 
 namespace cafmcp::jsonrpc {
 namespace {
@@ -26,45 +25,6 @@ const std::vector<std::string> corpus = {
   R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}})",
 };
 
-const std::array<std::string, 17> tokens = {
-  "{", "}", "[", "]", "\"", "\\", ",", ":", "null", "-0", "1e999999", "9223372036854775808",
-  "\\u0000", "\\ud800", "\xff", "\xc3\x28", std::string(200, '['),
-};
-
-class mutator {
-public:
-  explicit mutator(std::uint64_t seed) : rng_(seed) {}
-
-  std::string operator()(std::string s) {
-    int edits = 1 + pick(3);
-    for (int e = 0; e < edits; ++e) {
-      std::size_t at = s.empty() ? 0 : pick(s.size());
-      switch (pick(5)) {
-        case 0: // one byte, any value
-          if (!s.empty())
-            s[at] = static_cast<char>(pick(256));
-          break;
-        case 1: // a range cut out
-          s.erase(at, pick(16) + 1);
-          break;
-        case 2: // a hostile token put in
-          s.insert(at, tokens[pick(tokens.size())]);
-          break;
-        case 3: // a range repeated
-          s.insert(at, s.substr(at, pick(32) + 1));
-          break;
-        default: // the end cut off
-          s.resize(at);
-      }
-    }
-    return s;
-  }
-
-private:
-  std::size_t pick(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng_); }
-  std::mt19937_64 rng_;
-};
-
 // What parse() accepts, written and read again, is the same message.
 void expect_round_trip(const message& msg, const std::string& input) {
   auto once = serialize(msg);
@@ -75,7 +35,7 @@ void expect_round_trip(const message& msg, const std::string& input) {
 }
 
 TEST(JsonRpcMutation, DamagedMessagesGetAnErrorCodeOrParseAndRoundTrip) {
-  mutator mutate(20261123);
+  cafmcp::test::mutator mutate(20261123);
   const limits strict{2048, 8}; // the size and depth checks meet damage too
   std::size_t accepted = 0, refused = 0;
   for (int i = 0; i < 40000; ++i) {
