@@ -2,12 +2,15 @@
 // JSON-RPC on the output, oversize lines answered, EOF ends with 0.
 #include "support.hpp"
 
+#include <algorithm>
 #include <future>
 #include <thread>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
+#include "mutator.hpp"
 #include "transport/stdio.hpp"
 
 namespace cafmcp::test {
@@ -25,7 +28,8 @@ struct pipes {
     EXPECT_EQ(::write(to_server[1], line.data(), line.size()), static_cast<ssize_t>(line.size()));
   }
   std::string buffer;
-  std::string read_line() {
+  /// The next line; "" at EOF or when nothing came within `wait`.
+  std::string read_line(std::chrono::milliseconds wait = std::chrono::seconds(10)) {
     for (;;) {
       auto nl = buffer.find('\n');
       if (nl != std::string::npos) {
@@ -33,6 +37,9 @@ struct pipes {
         buffer.erase(0, nl + 1);
         return line;
       }
+      pollfd ready{from_server[0], POLLIN, 0};
+      if (::poll(&ready, 1, static_cast<int>(wait.count())) <= 0)
+        return {};
       char chunk[65536];
       auto n = ::read(from_server[0], chunk, sizeof chunk);
       if (n <= 0)
@@ -113,6 +120,55 @@ TEST(Stdio, ServesLinesAndExitsZeroOnEof) {
   EXPECT_EQ(p.read_line(), ""); // nothing else was written
   ::close(p.to_server[0]);
   ::close(p.from_server[0]);
+}
+
+// Damaged lines (flipped, cut, repeated, hostile tokens spliced in) from a
+// client that has initialized: whatever they are, every line the server
+// writes is one whole JSON-RPC message, a ping after each batch is still
+// answered, and EOF still ends the server with 0.
+TEST(Stdio, DamagedLinesGetJsonRpcAnswersAndTheServerCarriesOn) {
+  auto o = all_on();
+  o.message_limits.max_message_bytes = 2048;
+  server srv(o);
+  ASSERT_TRUE(applied(srv.add_tool(echo_tool("echo"))));
+  ASSERT_TRUE(applied(srv.add_resource(text_resource("test://doc", "doc", "text"))));
+  served_stdio io(srv);
+  io.p.write_line(R"({"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
+  ASSERT_TRUE(json::parse(io.p.read_line()).contains("result"));
+  io.p.write_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  const std::vector<std::string> lines = {
+    R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"h\u00e9"}}})",
+    R"({"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"test://doc"}})",
+    R"({"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"test://doc"}})",
+    R"({"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":"abc"}})",
+    R"({"jsonrpc":"2.0","id":5,"method":"logging/setLevel","params":{"level":"debug"}})",
+    R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}})",
+    R"({"jsonrpc":"2.0","id":6,"result":{}})",
+  };
+  mutator mutate(20261123);
+  int answers = 0;
+  for (int batch = 0; batch < 20; ++batch) {
+    for (int i = 0; i < 50; ++i) {
+      auto line = mutate(lines[static_cast<std::size_t>(batch * 50 + i) % lines.size()]);
+      line.erase(std::remove(line.begin(), line.end(), '\n'), line.end()); // one line each
+      io.p.write_line(line);
+    }
+    auto sentinel = "ping-" + std::to_string(batch);
+    io.p.write_line(json{{"jsonrpc", "2.0"}, {"id", sentinel}, {"method", "ping"}}.dump());
+    for (;;) { // answers to the batch (in any order), until the ping's
+      auto out = io.p.read_line();
+      ASSERT_FALSE(out.empty()) << "no answer to " << sentinel;
+      auto msg = jsonrpc::parse(out);
+      ASSERT_TRUE(std::holds_alternative<jsonrpc::message>(msg)) << "not one JSON-RPC message: " << out;
+      ++answers;
+      if (json::parse(out).value("id", json()) == sentinel)
+        break;
+    }
+  }
+  EXPECT_GT(answers, 500); // most damaged requests are answered (an error, mostly)
+  io.eof();
+  io.thread.join();
+  EXPECT_EQ(io.status, 0);
 }
 
 // A client may close stdin right after its last request (the spec's stdio
