@@ -1,15 +1,21 @@
 #pragma once
 // Damage for mutation tests: a seeded generator that flips, cuts, repeats
-// and splices hostile tokens into a valid input, so that a failure names an
-// input that reproduces. Shared by the JSON-RPC parser's test (pure) and the
-// HTTP transport's (a live server).
+// and splices hostile tokens into a valid input, or (reshape) keeps a JSON
+// text valid and puts values of the wrong type and size in its members, so
+// that damage also reaches the handlers behind the parser. Seeded: a
+// failure names an input that reproduces.
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 
+#include "cafmcp/json.hpp"
+
 namespace cafmcp::test {
+
+using cafmcp::json;
 
 class mutator {
 public:
@@ -45,10 +51,63 @@ public:
     return s;
   }
 
+  /// `text` (JSON) with some members' values replaced by ones of another
+  /// type or size, some members dropped and one added: still valid JSON.
+  std::string reshape(const std::string& text) {
+    auto doc = json::parse(text, nullptr, false);
+    if (doc.is_discarded())
+      return (*this)(text);
+    walk(doc);
+    return doc.dump();
+  }
+
   /// 0 .. n-1.
   std::size_t pick(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng_); }
 
 private:
+  json hostile() {
+    switch (pick(12)) {
+      case 0: return nullptr;
+      case 1: return 0;
+      case 2: return -1;
+      case 3: return std::numeric_limits<std::int64_t>::min();
+      case 4: return 1e308;
+      case 5: return "";
+      case 6: return std::string(5000, 'a');
+      case 7: return json::array();
+      case 8: return json::object();
+      case 9: return true;
+      case 10: return json::parse(R"([[[[{"a":[null]}]]]])");
+      default: return json::parse(R"({"a":{"b":null},"c":[1,"2",null]})");
+    }
+  }
+
+  void walk(json& v) {
+    if (v.is_object()) {
+      for (auto it = v.begin(); it != v.end();) {
+        auto roll = pick(100);
+        if (roll < 12) {
+          *it = hostile();
+          ++it;
+        } else if (roll < 18) {
+          it = v.erase(it);
+        } else {
+          walk(*it);
+          ++it;
+        }
+      }
+      static const std::array<const char*, 7> keys = {"extra", "_meta", "cursor", "id", "arguments", "uri", "name"};
+      if (pick(10) == 0)
+        v[keys[pick(keys.size())]] = hostile();
+    } else if (v.is_array()) {
+      for (auto& x : v)
+        if (pick(5) == 0)
+          x = hostile();
+        else
+          walk(x);
+    }
+  }
+
   std::mt19937_64 rng_;
 };
 

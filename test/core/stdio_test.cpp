@@ -122,8 +122,8 @@ TEST(Stdio, ServesLinesAndExitsZeroOnEof) {
   ::close(p.from_server[0]);
 }
 
-// Damaged lines (flipped, cut, repeated, hostile tokens spliced in) from a
-// client that has initialized: whatever they are, every line the server
+// Damaged lines (flipped, cut, repeated, hostile tokens spliced in, or
+// members of the wrong type and size) from a client that has initialized: whatever they are, every line the server
 // writes is one whole JSON-RPC message, a ping after each batch is still
 // answered, and EOF still ends the server with 0.
 TEST(Stdio, DamagedLinesGetJsonRpcAnswersAndTheServerCarriesOn) {
@@ -149,7 +149,8 @@ TEST(Stdio, DamagedLinesGetJsonRpcAnswersAndTheServerCarriesOn) {
   int answers = 0;
   for (int batch = 0; batch < 20; ++batch) {
     for (int i = 0; i < 50; ++i) {
-      auto line = mutate(lines[static_cast<std::size_t>(batch * 50 + i) % lines.size()]);
+      const auto& valid = lines[static_cast<std::size_t>(batch * 50 + i) % lines.size()];
+      auto line = i % 2 ? mutate(valid) : mutate.reshape(valid);
       line.erase(std::remove(line.begin(), line.end(), '\n'), line.end()); // one line each
       io.p.write_line(line);
     }

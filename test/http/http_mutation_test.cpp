@@ -1,11 +1,12 @@
 // A live server against damaged requests: valid MCP requests over HTTP
 // (every method a client sends, stateful and 2026-07-28 stateless) with
 // their bodies or their whole text flipped, cut, repeated and spliced with
-// hostile tokens, each on a connection of its own. Every one must get an
-// HTTP answer (a JSON-RPC error body when it is JSON) or a closed
-// connection, never silence and never a crash; and a bystander session,
-// subscribed with its stream open throughout, must still be served
-// afterwards. Seeded, so a failure names a request that reproduces.
+// hostile tokens, or with members of the wrong type and size, each on a
+// connection of its own. Every one must get an HTTP answer (a JSON-RPC error
+// body when it is JSON) or a closed connection, never silence and never a
+// crash; and a bystander session, subscribed with its stream open
+// throughout, must still be served afterwards. Seeded, so a failure names a
+// request that reproduces.
 #include <poll.h>
 #include <sys/socket.h>
 
@@ -171,10 +172,16 @@ TEST_F(HttpMutation, DamagedRequestsAreAnsweredOrClosedAndABystanderIsStillServe
   for (int i = 0; i < 1500; ++i) {
     const auto& shape = shapes[static_cast<std::size_t>(i) % shapes.size()];
     std::string bytes;
-    if (mutate.pick(5) < 3) // the body damaged, its length told right: it reaches JSON-RPC
-      bytes = text_of.request_text(shape.method, mutate(shape.body), shape.headers);
-    else // anything damaged: request line, headers, length, body
-      bytes = mutate(text_of.request_text(shape.method, shape.body, shape.headers));
+    switch (mutate.pick(3)) {
+      case 0: // the body's members of the wrong type or size: it reaches the handlers
+        bytes = text_of.request_text(shape.method, shape.body.empty() ? "" : mutate.reshape(shape.body), shape.headers);
+        break;
+      case 1: // the body damaged, its length told right: it reaches JSON-RPC
+        bytes = text_of.request_text(shape.method, mutate(shape.body), shape.headers);
+        break;
+      default: // anything damaged: request line, headers, length, body
+        bytes = mutate(text_of.request_text(shape.method, shape.body, shape.headers));
+    }
     std::string head, body;
     auto o = exchange(port, bytes, head, body);
     ASSERT_NE(o, outcome::silent) << "no answer and no close within 5 s (request " << i << "):\n" << bytes;
