@@ -9,7 +9,9 @@
 
 #include <atomic>
 #include <cstdio>
+#include <functional>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -115,31 +117,25 @@ TEST(ClientMutation, DamagedRepliesEndEveryCallAndTheClientRecovers) {
   outcomes seen;
   for (int round = 0; round < 12; ++round) {
     // A burst of calls, and server changes that bring notifications and
-    // list reloads, all answered through the damage.
-    auto tools = c.list_tools();
-    auto resources = c.list_resources();
-    auto templates = c.list_resource_templates();
-    auto prompts = c.list_prompts();
-    auto read = c.read_resource("test://m");
-    auto expanded = c.read_resource_template("test://template/{id}/data", {{"id", "7"}});
-    auto prompt = c.get_prompt("test_prompt_with_arguments", {{"arg1", "a"}, {"arg2", "b"}});
-    auto call = c.call_tool("test_simple_text");
-    auto update = c.call_tool("update_resource", {{"uri", "test://m"}, {"text", "v" + std::to_string(round)}});
-    auto change = c.call_tool(round % 2 ? "remove_tool" : "add_tool", {{"name", "t"}});
-    auto ping = c.ping();
-    auto completion = c.complete({{"type", "ref/prompt"}, {"name", "test_prompt_with_arguments"}}, "arg1", "a");
-    seen.expect_ends_cleanly(tools, "list_tools");
-    seen.expect_ends_cleanly(resources, "list_resources");
-    seen.expect_ends_cleanly(templates, "list_resource_templates");
-    seen.expect_ends_cleanly(prompts, "list_prompts");
-    seen.expect_ends_cleanly(read, "read_resource");
-    seen.expect_ends_cleanly(expanded, "read_resource_template");
-    seen.expect_ends_cleanly(prompt, "get_prompt");
-    seen.expect_ends_cleanly(call, "call_tool");
-    seen.expect_ends_cleanly(update, "update_resource");
-    seen.expect_ends_cleanly(change, "add_tool/remove_tool");
-    seen.expect_ends_cleanly(ping, "ping");
-    seen.expect_ends_cleanly(completion, "complete");
+    // list reloads, all answered through the damage; then each must end.
+    std::vector<std::function<void()>> ends;
+    auto track = [&](const char* what, auto f) {
+      ends.push_back([&seen, what, f = std::make_shared<decltype(f)>(std::move(f))] { seen.expect_ends_cleanly(*f, what); });
+    };
+    track("list_tools", c.list_tools());
+    track("list_resources", c.list_resources());
+    track("list_resource_templates", c.list_resource_templates());
+    track("list_prompts", c.list_prompts());
+    track("read_resource", c.read_resource("test://m"));
+    track("read_resource_template", c.read_resource_template("test://template/{id}/data", {{"id", "7"}}));
+    track("get_prompt", c.get_prompt("test_prompt_with_arguments", {{"arg1", "a"}, {"arg2", "b"}}));
+    track("call_tool", c.call_tool("test_simple_text"));
+    track("update_resource", c.call_tool("update_resource", {{"uri", "test://m"}, {"text", "v" + std::to_string(round)}}));
+    track("add_tool/remove_tool", c.call_tool(round % 2 ? "remove_tool" : "add_tool", {{"name", "t"}}));
+    track("ping", c.ping());
+    track("complete", c.complete({{"type", "ref/prompt"}, {"name", "test_prompt_with_arguments"}}, "arg1", "a"));
+    for (auto& end : ends)
+      end();
     if (HasFatalFailure())
       return;
   }
