@@ -1,4 +1,5 @@
 #include "check/context.hpp"
+#include "check/shape.hpp"
 
 #include <algorithm>
 
@@ -77,7 +78,7 @@ std::optional<std::string> context::mutate(probe& p, const std::string& tool, js
     auto res = p.request("tools/call", {{"name", tool}, {"arguments", std::move(args)}}, opts.timeout);
     if (res.contains("error"))
       return "tools/call " + tool + " failed: " + res["error"].dump();
-    if (res["result"].value("isError", false))
+    if (member_or(res["result"], "isError", false))
       return "tool " + tool + " reported an error: " + res["result"].dump();
     return std::nullopt;
   } catch (const probe_error& e) {

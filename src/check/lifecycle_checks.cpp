@@ -18,13 +18,19 @@ bool connect_primary(context& ctx) {
       ctx.set_primary(std::move(p), json::object());
       return true;
     }
-    std::string flags;
+    std::string flags, wrong;
+    if (!init.contains("protocolVersion") || !init["protocolVersion"].is_string())
+      wrong += "protocolVersion is not a string; ";
     for (auto [kind, flag] : {std::pair{"tools", "listChanged"}, {"prompts", "listChanged"},
                               {"resources", "listChanged"}, {"resources", "subscribe"}}) {
       bool on = caps.contains(kind) && caps[kind].is_object() && caps[kind].value(flag, json(false)) == json(true);
       flags += std::string(kind) + "." + flag + "=" + (on ? "true" : "false") + " ";
+      if (caps.contains(kind) && !caps[kind].is_object())
+        wrong += "capabilities." + std::string(kind) + " is not an object; ";
+      else if (caps.contains(kind) && caps[kind].contains(flag) && !caps[kind][flag].is_boolean())
+        wrong += "capabilities." + std::string(kind) + "." + flag + " is not a boolean (taken as false); ";
     }
-    ctx.record(id, title, spec::capabilities, verdict::pass, flags);
+    ctx.record(id, title, spec::capabilities, wrong.empty() ? verdict::pass : verdict::fail, wrong + flags);
     ctx.set_primary(std::move(p), caps);
     return true;
   } catch (const std::exception& e) {
@@ -61,7 +67,7 @@ void check_nothing_before_initialized(context& ctx) {
     // The barrier on the fresh session answers after anything the server
     // queued for it; then a bounded quiet watch.
     auto changes = [](const json& m) {
-      auto method = m.value("method", "");
+      auto method = member_or(m, "method", "");
       return method.find("list_changed") != std::string::npos || method == "notifications/resources/updated";
     };
     bool none = ctx.none_arrives(*fresh, changes, 0);

@@ -3,6 +3,7 @@
 // stream) carries several listeners at once; what reaches each is told
 // apart by the subscription id stamped into every notification's _meta.
 #include "check/checks.hpp"
+#include "check/shape.hpp"
 
 #include <algorithm>
 
@@ -34,9 +35,9 @@ json subscription_of(const json& m) {
 /// for `uri`).
 message_filter for_listener(const json& id, std::string method, std::string uri = {}) {
   return [id, method, uri](const json& m) {
-    if (m.value("method", "") != method || subscription_of(m) != id)
+    if (member_or(m, "method", "") != method || subscription_of(m) != id)
       return false;
-    return uri.empty() || (m["params"].is_object() && m["params"].value("uri", "") == uri);
+    return uri.empty() || (m["params"].is_object() && member_or(m["params"], "uri", "") == uri);
   };
 }
 
@@ -77,7 +78,7 @@ void check_stateless(context& ctx) {
       return skip_listen("the server does not serve 2026-07-28");
     }
     auto nf = p->request("resources/read", {{"uri", ctx.unique_uri("never-added")}}, ctx.opts.timeout);
-    auto code = nf.contains("error") ? nf["error"].value("code", 0) : 0;
+    auto code = nf.contains("error") ? member_or(nf["error"], "code", 0) : 0;
     ctx.record(nf_id, nf_title, spec::stateless_errors, code == -32602 ? verdict::pass : verdict::fail,
                nf.contains("error") ? "answered " + std::to_string(code) : "answered " + nf.dump());
   } catch (const std::exception& e) {
@@ -113,7 +114,7 @@ void check_stateless(context& ctx) {
       }
       auto mine = p->notifications(l->from);
       auto first = std::find_if(mine.begin(), mine.end(), [&](const json& n) { return subscription_of(n) == l->id; });
-      if (first == mine.end() || first->value("method", "") != acknowledged) {
+      if (first == mine.end() || member_or(*first, "method", "") != acknowledged) {
         acked = false;
         ack_detail += "listen " + l->id.dump() + " got " + (first == mine.end() ? "nothing" : first->dump()) + " first; ";
       }
@@ -137,7 +138,7 @@ void check_stateless(context& ctx) {
                                      ctx.opts.timeout);
     bool leaked = p->wait_notifications(
       [&](const json& n) {
-        return n.value("method", "") == "notifications/resources/updated" && subscription_of(n) != on_uri.id;
+        return member_or(n, "method", "") == "notifications/resources/updated" && subscription_of(n) != on_uri.id;
       },
       1, before, ctx.opts.quiet);
     ctx.record(only_id, only_title, spec::listen, got && !leaked ? verdict::pass : verdict::fail,
@@ -151,7 +152,7 @@ void check_stateless(context& ctx) {
                                            ctx.opts.timeout);
     bool tools_leaked = p->wait_notifications(
       [&](const json& n) {
-        return n.value("method", "") == "notifications/tools/list_changed" && subscription_of(n) != on_tools.id;
+        return member_or(n, "method", "") == "notifications/tools/list_changed" && subscription_of(n) != on_tools.id;
       },
       1, before, ctx.opts.quiet);
     ctx.record(opt_id, opt_title, spec::listen, tools_got && !tools_leaked ? verdict::pass : verdict::fail,

@@ -1,4 +1,5 @@
 #include "check/probe.hpp"
+#include "check/shape.hpp"
 
 #include "cafmcp/client.hpp" // client_error_code
 
@@ -9,7 +10,7 @@ bool is_notification(const json& m) { return m.is_object() && m.contains("method
 } // namespace
 
 message_filter method_is(std::string m) {
-  return [m = std::move(m)](const json& n) { return n.is_object() && n.value("method", "") == m; };
+  return [m = std::move(m)](const json& n) { return n.is_object() && member_or(n, "method", "") == m; };
 }
 
 probe::probe(std::unique_ptr<client_transport> t, http_client_transport* http)
@@ -66,7 +67,7 @@ json probe::initialize(ms timeout) {
                      timeout);
   if (!res.contains("result") || !res["result"].is_object())
     throw probe_error("initialize failed: " + res.dump());
-  version_ = res["result"].value("protocolVersion", version_);
+  version_ = member_or(res["result"], "protocolVersion", version_);
   return res["result"];
 }
 

@@ -41,8 +41,8 @@ void check_session_isolation(context& ctx) {
     if (subscribe) {
       ctx.mutate(primary, m.update_resource, {{"uri", uri}, {"text", "after the others left"}});
       auto updated = [&uri](const json& n) {
-        return n.value("method", "") == "notifications/resources/updated" && n.contains("params") &&
-               n["params"].is_object() && n["params"].value("uri", "") == uri;
+        return member_or(n, "method", "") == "notifications/resources/updated" && n.contains("params") &&
+               n["params"].is_object() && member_or(n["params"], "uri", "") == uri;
       };
       if (!survivor->wait_notifications(updated, 1, from_survivor, ctx.opts.timeout))
         problems += "the subscribed session got no notifications/resources/updated; ";

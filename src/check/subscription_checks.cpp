@@ -7,8 +7,8 @@ namespace {
 
 message_filter updated_for(const std::string& uri) {
   return [uri](const json& m) {
-    return m.value("method", "") == "notifications/resources/updated" && m.contains("params") &&
-           m["params"].is_object() && m["params"].value("uri", "") == uri;
+    return member_or(m, "method", "") == "notifications/resources/updated" && m.contains("params") &&
+           m["params"].is_object() && member_or(m["params"], "uri", "") == uri;
   };
 }
 

@@ -122,6 +122,24 @@ TEST(CafmcpCheck, MisbehavingServerFailsWhatItBreaks) {
   }
 }
 
+// Replies with members of the wrong types (malformed_server.mjs): judged
+// and reported whole, never the end of the run (a json type_error ended it).
+TEST(CafmcpCheck, MalformedRepliesAreJudgedAndTheReportIsWhole) {
+  auto r = run_checker({"--stdio", "node " + std::string(CAFMCP_TEST_DIR) + "/malformed_server.mjs"});
+  EXPECT_EQ(r.exit, "exit 1");
+  EXPECT_EQ(r.status["capabilities.declared"], "FAIL");
+  for (auto& [id, status] : everything_expected(false))
+    EXPECT_EQ(r.status.count(id), 1u) << id << " missing from the report:\n" << r.report.dump(2);
+  for (auto& [id, status] : r.status) // each shape was foreseen by the check that met it
+    EXPECT_EQ(id.find(".judged"), std::string::npos) << id << ": " << r.report.dump(2);
+  for (auto& c : r.report["checks"])
+    if (c["id"] == "capabilities.declared") {
+      auto detail = c["detail"].get<std::string>();
+      EXPECT_NE(detail.find("protocolVersion is not a string"), std::string::npos) << detail;
+      EXPECT_NE(detail.find("resources.subscribe is not a boolean"), std::string::npos) << detail;
+    }
+}
+
 class TsPeer : public ::testing::Test {
 protected:
   void SetUp() override {
