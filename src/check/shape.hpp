@@ -2,36 +2,11 @@
 // Pure judgements of single messages, unit-tested on their own.
 #include <optional>
 #include <string>
-#include <type_traits>
 
 #include "cafmcp/json.hpp"
+#include "foundation/json_member.hpp" // member_or: what servers send is read with it
 
 namespace cafmcp::check {
-
-/// `j[key]` when `j` is an object holding a `T` there (a string, a bool or
-/// an integer), else `fallback`. What a server sends is judged, never
-/// thrown on: json::value() throws when the member has another type.
-template <class T>
-T member_or(const json& j, const char* key, T fallback) {
-  if (!j.is_object())
-    return fallback;
-  auto it = j.find(key);
-  if (it == j.end())
-    return fallback;
-  if constexpr (std::is_same_v<T, bool>) {
-    if (it->is_boolean())
-      return it->template get<bool>();
-  } else if constexpr (std::is_integral_v<T>) {
-    if (it->is_number_integer())
-      return it->template get<T>();
-  } else if (it->is_string()) {
-    return it->template get<std::string>();
-  }
-  return fallback;
-}
-inline std::string member_or(const json& j, const char* key, const char* fallback) {
-  return member_or<std::string>(j, key, fallback);
-}
 
 /// Why `m` (a message whose method starts with "notifications/") is not a
 /// well-formed JSON-RPC notification, or nullopt: jsonrpc "2.0", a string

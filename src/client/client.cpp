@@ -11,6 +11,7 @@
 #include "client/mailbox.hpp"
 #include "client/reload_scheduler.hpp"
 #include "client/rpc_channel.hpp"
+#include "foundation/json_member.hpp"
 
 namespace cafmcp {
 
@@ -219,7 +220,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     const char* cap = k == list_kind::tools ? "tools" : k == list_kind::prompts ? "prompts" : "resources";
     std::lock_guard<std::mutex> g(view_mtx);
     auto c = capabilities.find(cap);
-    return wanted && c != capabilities.end() && c->is_object() && c->value("listChanged", false) == true;
+    return wanted && c != capabilities.end() && c->is_object() && member_or(*c, "listChanged", false);
   }
 
   void on_list_changed(const std::string& method, const json& params) {
@@ -288,7 +289,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       cache.clear_resource_and_templates(uri);
       emit(client_event_kind::resource_updated, uri, params);
     } else if (method == "notifications/message") {
-      emit(client_event_kind::log_message, params.value("logger", ""), params);
+      emit(client_event_kind::log_message, member_or(params, "logger", ""), params);
     } else if (method == "notifications/progress" && params.is_object()) {
       auto token = params.value("progressToken", json());
       auto it = token.is_string() ? progress.find(token.get<std::string>()) : progress.end();
@@ -302,12 +303,17 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     if (!msg.is_object())
       return; // a transport delivers whole messages; garbage is the server's fault, not a crash
     bool has_method = msg.contains("method") && msg["method"].is_string();
-    if (has_method && msg.contains("id"))
-      on_server_request(msg);
-    else if (has_method)
-      on_notification(msg);
-    else
-      rpc.complete(msg);
+    try {
+      if (has_method && msg.contains("id"))
+        on_server_request(msg);
+      else if (has_method)
+        on_notification(msg);
+      else
+        rpc.complete(msg);
+    } catch (const json::exception&) {
+      // A member of a type no reader here foresaw: the message is dropped
+      // (a request it answered times out), the client and its process stay.
+    }
   }
 
   void on_closed(const std::string& reason) {
@@ -442,7 +448,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
           fail(*p, std::move(*f));
           return;
         }
-        std::string v = r.value("protocolVersion", "");
+        std::string v = member_or(r, "protocolVersion", "");
         if (!is_supported_protocol_version(v)) {
           fail(*p, rpc_failure{client_error_code::not_supported, "server chose an unsupported protocol version: " + v, r});
           return;
@@ -598,7 +604,7 @@ namespace {
 bool offers_subscriptions(const client::impl& i) {
   std::lock_guard<std::mutex> g(i.view_mtx);
   auto r = i.capabilities.find("resources");
-  return r != i.capabilities.end() && r->is_object() && r->value("subscribe", false) == true;
+  return r != i.capabilities.end() && r->is_object() && member_or(*r, "subscribe", false);
 }
 const rpc_failure no_subscriptions{client_error_code::not_supported,
                                    "the server does not offer resource subscriptions (capabilities.resources.subscribe)",

@@ -1,6 +1,7 @@
 #include "client/rpc_channel.hpp"
 
 #include "cafmcp/client.hpp"
+#include "foundation/json_member.hpp"
 
 namespace cafmcp::client_core {
 
@@ -34,7 +35,7 @@ bool rpc_channel::complete(const json& message) {
   auto done = std::move(it->second.done);
   pending_.erase(it);
   if (auto e = message.find("error"); e != message.end() && e->is_object()) {
-    done(nullptr, rpc_failure{e->value("code", 0), e->value("message", std::string()), e->value("data", json())});
+    done(nullptr, rpc_failure{member_or(*e, "code", 0), member_or(*e, "message", ""), e->value("data", json())});
   } else if (auto r = message.find("result"); r != message.end()) {
     done(*r, std::nullopt);
   } else {

@@ -53,6 +53,20 @@ TEST(RpcChannel, CorrelatesResponsesByIdAndIgnoresStrangers) {
   EXPECT_EQ(rpc.pending(), 0u);
 }
 
+// An error object with members of the wrong types still fails the call
+// (json::value() used to throw here, on the transport's thread).
+TEST(RpcChannel, AnOddlyTypedErrorStillFailsTheCall) {
+  rpc_channel rpc(8);
+  outcome a;
+  auto text = rpc.start("ping", nullptr, steady::now() + 1s, recorder(a));
+  ASSERT_TRUE(text);
+  auto id = json::parse(*text)["id"];
+  EXPECT_TRUE(rpc.complete({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", "x"}, {"message", 3}}}}));
+  ASSERT_TRUE(a.failure);
+  EXPECT_EQ(a.failure->code, 0);
+  EXPECT_EQ(a.failure->message, "");
+}
+
 TEST(RpcChannel, DeadlinesExpireAndCloseFailsEverything) {
   rpc_channel rpc(8);
   outcome soon, later, last;

@@ -35,10 +35,12 @@ public:
   void start(handlers h) override {
     up_ = std::move(h);
     real_->start({[this](std::string text) {
+                    if (rewrite)
+                      text = rewrite(std::move(text));
                     if (on_) {
                       std::lock_guard<std::mutex> g(mtx_);
-                      if (mutate_.pick(2) == 0) {
-                        text = mutate_(std::move(text));
+                      if (mutate_.pick(2) == 0) { // bytes damaged, or members of the wrong type
+                        text = mutate_.pick(2) ? mutate_(std::move(text)) : mutate_.reshape(text);
                         ++damaged_;
                       }
                     }
@@ -51,6 +53,10 @@ public:
   void close() override { real_->close(); }
 
   void damage(bool on) { on_ = on; }
+  /// Hands `text` to the client as if the server had sent it.
+  void inject(std::string text) { up_.on_message(std::move(text)); }
+  /// Applied to each inbound message before anything else (for one test).
+  std::function<std::string(std::string)> rewrite;
   int damaged() {
     std::lock_guard<std::mutex> g(mtx_);
     return damaged_;
@@ -152,6 +158,48 @@ TEST(ClientMutation, DamagedRepliesEndEveryCallAndTheClientRecovers) {
   EXPECT_FALSE(eventually([&] { return c.list_tools().get(); }).empty());
   EXPECT_TRUE(eventually([&] { return c.read_resource("test://m").get(); })->ok());
   EXPECT_TRUE(eventually([&] { return c.call_tool("test_simple_text").get(); })->success());
+}
+
+// Well-formed JSON-RPC whose members have types no server should send.
+TEST(ClientMutation, OddlyTypedMembersAreRefusedOrIgnored) {
+  server srv;
+  everything::install_conformance_fixtures(srv);
+  {
+    auto t = std::make_unique<damaging_transport>(make_in_process_client_transport(srv));
+    t->rewrite = [](std::string text) {
+      auto j = json::parse(text);
+      if (j.contains("result") && j["result"].contains("protocolVersion"))
+        j["result"]["protocolVersion"] = 5;
+      return j.dump();
+    };
+    client c(std::move(t));
+    auto connected = c.connect();
+    ASSERT_EQ(connected.wait_for(10s), std::future_status::ready);
+    EXPECT_THROW(connected.get(), client_error);
+  }
+  auto t = std::make_unique<damaging_transport>(make_in_process_client_transport(srv));
+  auto* tap = t.get();
+  client c(std::move(t));
+  c.connect().get();
+  std::promise<void> logged;
+  auto sub = c.on(client_event_kind::log_message, [&](const client_event& e) {
+    if (e.detail.is_object() && e.detail.value("data", json()) == "last")
+      logged.set_value();
+  });
+  for (auto odd : {R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":5,"data":"x"}})",
+                   R"({"jsonrpc":"2.0","method":"notifications/message","params":[1,2]})",
+                   R"({"jsonrpc":"2.0","method":"notifications/message"})",
+                   R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":[],"progress":"x"}})",
+                   R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":7}})",
+                   R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"operation":5,"name":[]}})",
+                   R"({"jsonrpc":"2.0","method":7,"params":{}})",
+                   R"({"jsonrpc":"2.0","id":{"a":1},"method":"roots/list"})",
+                   R"({"jsonrpc":"2.0","id":999999,"result":{"x":1}})"})
+    tap->inject(odd);
+  tap->inject(R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"last"}})");
+  EXPECT_EQ(logged.get_future().wait_for(10s), std::future_status::ready); // still listening, in order
+  c.ping().get();
+  EXPECT_FALSE(c.list_tools().get().empty());
 }
 
 } // namespace
