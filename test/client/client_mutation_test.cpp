@@ -19,6 +19,7 @@
 #include "cafmcp/in_process_client_transport.hpp"
 #include "fixtures.hpp"
 #include "mutator.hpp"
+#include "relay_transport.hpp"
 
 namespace cafmcp::test {
 namespace {
@@ -27,30 +28,10 @@ using namespace std::chrono_literals;
 
 /// Between the client and a real transport: damages every other inbound
 /// message while on.
-class damaging_transport : public client_transport {
+class damaging_transport : public relay_transport {
 public:
-  explicit damaging_transport(std::unique_ptr<client_transport> real) : real_(std::move(real)) {}
-  ~damaging_transport() override { real_.reset(); }
-
-  void start(handlers h) override {
-    up_ = std::move(h);
-    real_->start({[this](std::string text) {
-                    if (rewrite)
-                      text = rewrite(std::move(text));
-                    if (on_) {
-                      std::lock_guard<std::mutex> g(mtx_);
-                      if (mutate_.pick(2) == 0) { // bytes damaged, or members of the wrong type
-                        text = mutate_.pick(2) ? mutate_(std::move(text)) : mutate_.reshape(text);
-                        ++damaged_;
-                      }
-                    }
-                    up_.on_message(std::move(text));
-                  },
-                  [this](std::string reason) { up_.on_closed(std::move(reason)); }});
-  }
-  bool send(std::string text) override { return real_->send(std::move(text)); }
-  void negotiated(const std::string& v) override { real_->negotiated(v); }
-  void close() override { real_->close(); }
+  using relay_transport::relay_transport;
+  ~damaging_transport() override { stop_relay(); }
 
   void damage(bool on) { on_ = on; }
   /// Hands `text` to the client as if the server had sent it.
@@ -63,8 +44,19 @@ public:
   }
 
 private:
-  std::unique_ptr<client_transport> real_;
-  handlers up_;
+  void inbound(std::string text) override {
+    if (rewrite)
+      text = rewrite(std::move(text));
+    if (on_) {
+      std::lock_guard<std::mutex> g(mtx_);
+      if (mutate_.pick(2) == 0) { // bytes damaged, or members of the wrong type
+        text = mutate_.pick(2) ? mutate_(std::move(text)) : mutate_.reshape(text);
+        ++damaged_;
+      }
+    }
+    up_.on_message(std::move(text));
+  }
+
   std::atomic<bool> on_{false};
   std::mutex mtx_;
   mutator mutate_{20261123};

@@ -9,22 +9,16 @@
 #include <mutex>
 #include <set>
 
-#include "cafmcp/client_transport.hpp"
 #include "cafmcp/json.hpp"
+#include "relay_transport.hpp"
 
 namespace cafmcp::test {
 
-class interposer : public client_transport {
+class interposer : public relay_transport {
 public:
-  explicit interposer(std::unique_ptr<client_transport> real) : real_(std::move(real)) {}
-  /// The real transport's threads call into this one's members: they end first.
-  ~interposer() override { real_.reset(); }
+  using relay_transport::relay_transport;
+  ~interposer() override { stop_relay(); }
 
-  void start(handlers h) override {
-    up_ = std::move(h);
-    real_->start({[this](std::string text) { inbound(std::move(text)); },
-                  [this](std::string reason) { up_.on_closed(std::move(reason)); }});
-  }
   bool send(std::string text) override {
     auto msg = json::parse(text);
     {
@@ -42,8 +36,6 @@ public:
     }
     return real_->send(std::move(text));
   }
-  void negotiated(const std::string& v) override { real_->negotiated(v); }
-  void close() override { real_->close(); }
 
   /// Notifications from now on wait until release().
   void hold() {
@@ -90,7 +82,7 @@ public:
   }
 
 private:
-  void inbound(std::string text) {
+  void inbound(std::string text) override {
     std::lock_guard<std::mutex> g(mtx_);
     if (auto msg = json::parse(text, nullptr, false);
         msg.is_object() && msg.contains("id") && !msg.contains("method")) {
@@ -108,8 +100,6 @@ private:
     up_.on_message(std::move(text));
   }
 
-  std::unique_ptr<client_transport> real_;
-  handlers up_;
   std::mutex mtx_;
   std::condition_variable cv_;
   bool holding_ = false;
