@@ -91,6 +91,11 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
 /// empty (never `"params": null`); `error.data` omitted when empty.
 std::string serialize(const message& msg);
 
+/// Any JSON as one line for the wire. A string holding invalid UTF-8 (a
+/// file name, bytes from a tool) gets U+FFFD for each bad byte; json::dump()
+/// would throw, and in the notifier that ended every later broadcast.
+std::string wire_text(const json& j);
+
 // Convenience builders for the common cases.
 std::string serialize_result(const request_id& id, const json& result);
 std::string serialize_error(const std::optional<request_id>& id, const error& err);

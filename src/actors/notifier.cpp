@@ -1,6 +1,7 @@
 #include "actors/notifier.hpp"
 
 #include "actors/runtime.hpp"
+#include "cafmcp/json_rpc.hpp"
 #include "protocol/request_span.hpp"
 
 namespace cafmcp::actors {
@@ -75,7 +76,7 @@ void broadcast(notifier_actor::pointer self, runtime& rt, json message, const br
   }
   if (targets.empty())
     return;
-  auto f = std::make_shared<const std::string>(message.dump());
+  auto f = std::make_shared<const std::string>(jsonrpc::wire_text(message));
   // A span around each send (the server is the CLIENT side of a
   // notification in the semantic conventions), recorded as a group.
   std::unique_ptr<send_span_group> sends;
@@ -202,7 +203,7 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
       // The acknowledgement is the stream's first message: sent from here,
       // before this listener can be a target of any broadcast.
       auto ack = protocol::listen_acknowledgement(req.filter, json::parse(req.key));
-      if (!req.link.out->send(std::make_shared<const std::string>(ack.dump()), routing{req.key, false})) {
+      if (!req.link.out->send(std::make_shared<const std::string>(jsonrpc::wire_text(ack)), routing{req.key, false})) {
         st.index.drop(lid);
         return jsonrpc::error{jsonrpc::code::internal_error, "connection gone", std::nullopt};
       }

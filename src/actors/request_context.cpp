@@ -2,6 +2,8 @@
 
 #include <atomic>
 
+#include "cafmcp/json_rpc.hpp"
+
 namespace cafmcp {
 
 request_context::impl::impl(actors::call c, std::chrono::milliseconds timeout)
@@ -44,7 +46,7 @@ std::string_view capability_for(std::string_view method) {
 
 void request_context::impl::emit(const json& notification) const {
   caf::anon_send(call.env->session, actors::emit_atom::value, call.key,
-                 std::make_shared<const std::string>(notification.dump()));
+                 std::make_shared<const std::string>(jsonrpc::wire_text(notification)));
 }
 
 request_context::request_context(std::shared_ptr<impl> p) : impl_(std::move(p)) {}

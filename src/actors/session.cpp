@@ -1,5 +1,6 @@
 #include "actors/session.hpp"
 
+#include "cafmcp/json_rpc.hpp"
 #include "actors/runtime.hpp"
 #include "actors/worker.hpp"
 #include "protocol/request_span.hpp"
@@ -457,7 +458,7 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
       if (!ask.params.is_null())
         msg["params"] = std::move(ask.params);
       self->state.asks.emplace(ask.id, std::move(ask.answer));
-      send_frame(self, std::make_shared<const std::string>(msg.dump()), routing{key, false});
+      send_frame(self, std::make_shared<const std::string>(jsonrpc::wire_text(msg)), routing{key, false});
     },
     [self](release_atom, std::string& key) {
       if (self->state.calls.count(key) && !self->state.closed)

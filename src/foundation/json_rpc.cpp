@@ -203,8 +203,10 @@ std::string serialize(const message& msg) {
       }
     },
     msg);
-  return out.dump(-1, ' ', false, json::error_handler_t::replace);
+  return wire_text(out);
 }
+
+std::string wire_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 std::string serialize_result(const request_id& id, const json& result) {
   return serialize(response{id, result});

@@ -1,5 +1,6 @@
 #include "protocol/listen.hpp"
 
+#include "cafmcp/json_rpc.hpp"
 #include "protocol/stateless.hpp"
 
 namespace cafmcp::protocol {
@@ -85,8 +86,8 @@ std::string spliced_notification::with(std::string_view id_json) const {
 
 spliced_notification splice_subscription_id(json notification) {
   notification_meta(notification)[std::string(meta_subscription_id)] = std::string(placeholder);
-  auto text = notification.dump();
-  auto marker = json(std::string(placeholder)).dump(); // its quoted, escaped form
+  auto text = jsonrpc::wire_text(notification);
+  auto marker = jsonrpc::wire_text(json(std::string(placeholder))); // its quoted, escaped form
   auto at = text.find(marker);
   return {text.substr(0, at), text.substr(at + marker.size())};
 }

@@ -71,6 +71,21 @@ TEST_F(Vault, CreatingAndDeletingNotesSendListChanged) {
   EXPECT_TRUE(op(c, "removed", "vault://note/sub/dir/new.md"));
 }
 
+// File names are bytes, not UTF-8: a note named with invalid UTF-8 must
+// not stop the notifier (serializing it threw) or the sessions' lists.
+TEST_F(Vault, ANoteNamedWithInvalidUtf8BreaksNothing) {
+  server srv(opts());
+  watched_directory vault(srv, {root});
+  in_process_client c(srv);
+  c.initialize();
+  write("bad\xff\xfe.md", "x");
+  write("after.md", "y");
+  EXPECT_TRUE(op(c, "added", "vault://note/after.md"));
+  auto list = c.request("resources/list", json::object());
+  ASSERT_TRUE(list.contains("result")) << list.dump(-1, ' ', false, json::error_handler_t::replace);
+  EXPECT_GE(list["result"]["resources"].size(), 3u);
+}
+
 TEST_F(Vault, RenamesAreARemovalAndAnAddition) {
   server srv(opts());
   watched_directory vault(srv, {root});
