@@ -133,6 +133,22 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
         done(std::move(r), std::move(f));
       };
     }
+    // A callback that cannot read its result (a shape no reader here
+    // foresaw) runs again as a failure: its caller gets a client_error
+    // rather than a future that never ends (the request is no longer pending).
+    done = [done = std::move(done)](json r, std::optional<rpc_failure> f) {
+      std::string why;
+      try {
+        done(std::move(r), std::move(f));
+        return;
+      } catch (const std::exception& e) {
+        why = e.what();
+      }
+      try {
+        done(nullptr, rpc_failure{-32603, "unreadable result: " + why, nullptr});
+      } catch (const std::exception&) {
+      }
+    };
     auto text = rpc.start(method, std::move(params), steady::now() + opts.request_timeout, std::move(done), &id);
     if (text && !transport->send(std::move(*text)))
       rpc.fail_all(closed_failure("transport refused to send"));
@@ -311,8 +327,9 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       else
         rpc.complete(msg);
     } catch (const json::exception&) {
-      // A member of a type no reader here foresaw: the message is dropped
-      // (a request it answered times out), the client and its process stay.
+      // A member of a type no reader here foresaw: the message is dropped,
+      // the client and its process stay (an answer's own callback failing
+      // is caught in send_request, and its call fails).
     }
   }
 
