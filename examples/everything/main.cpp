@@ -1,6 +1,8 @@
 // everything-server: every conformance fixture plus the mutation tools, over
 // stdio or Streamable HTTP.
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <iostream>
 #include <map>
 
@@ -46,7 +48,26 @@ int main(int argc, char** argv) {
   bool threaded_handlers = false;
   app.add_flag("--threaded-handlers", threaded_handlers,
                "run quick tools' handlers on threads of their own too (for comparing)");
+  cafmcp::cluster_options cluster;
+  app.add_option("--cluster", cluster.url,
+                 "run as one node of a cluster sharing this change log: redis://HOST:PORT[/DB]");
+  app.add_option("--node-id", cluster.node_id, "this node's name in the cluster (default: random)");
+  app.add_option("--cluster-prefix", cluster.key_prefix, "prefix of the cluster's Redis keys")
+    ->capture_default_str();
+  app.add_option("--cluster-secret", cluster.secret,
+                 "the key every node seals client state with (or CAFMCP_CLUSTER_SECRET)");
+  app.add_option("--outbox-limit", cluster.outbox_limit,
+                 "changes held while the log is unreachable, then one resync instead")
+    ->capture_default_str()->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
+  if (cluster.secret.empty())
+    if (const char* env = std::getenv("CAFMCP_CLUSTER_SECRET"))
+      cluster.secret = env;
+  if (!cluster.url.empty() && cluster.secret.empty()) {
+    std::fputs("everything-server: --cluster needs --cluster-secret (or CAFMCP_CLUSTER_SECRET), "
+               "the same on every node\n", stderr);
+    return 2;
+  }
 
   static const std::map<std::string, cafmcp::change_metadata> modes = {
     {"params", cafmcp::change_metadata::params},
@@ -75,8 +96,16 @@ int main(int argc, char** argv) {
     tracing.jsonl_path = trace_file;
   auto provider = cafmcp::otel::provider_from_environment(tracing);
   opts.tracer = cafmcp::otel::make_mcp_tracer(provider);
+  opts.cluster = cluster;
 
-  cafmcp::server srv(opts);
+  std::optional<cafmcp::server> made;
+  try {
+    made.emplace(opts);
+  } catch (const std::invalid_argument& e) { // a bad --cluster URL
+    std::fprintf(stderr, "everything-server: %s\n", e.what());
+    return 2;
+  }
+  auto& srv = *made;
   everything::install_conformance_fixtures(srv);
   everything::install_stateless_fixtures(srv);
   everything::install_mutation_tools(srv);

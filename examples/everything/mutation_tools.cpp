@@ -139,7 +139,9 @@ void install_diagnostics(cafmcp::server& srv) {
                                                       {"subscribedUris", st.subscribed_uris},
                                                       {"broadcasts", st.broadcasts},
                                                       {"deliveries", st.deliveries},
-                                                      {"listeners", st.listeners}});
+                                                      {"listeners", st.listeners},
+                                                      {"logOutbox", st.log_outbox},
+                                                      {"logOverflows", st.log_overflows}});
                     }));
 }
 

@@ -32,6 +32,16 @@ struct server_stats {
   std::size_t notifier_restarts = 0; // ... of the change notifier
   std::size_t draining_sessions = 0; // input ended, answering requests in flight
   std::size_t listeners = 0;         // open subscriptions/listen streams (2026-07-28)
+  std::size_t log_outbox = 0;        // clustered: changes waiting for the log
+  std::size_t log_overflows = 0;     // clustered: outbox overflows (each sent a resync)
+};
+
+/// What GET /healthz reports. A single node is always ok; a cluster node is
+/// degraded while its change log is unreachable (it serves its own sessions
+/// meanwhile, and holds back their changes in its outbox).
+struct server_health {
+  bool ok = true;
+  std::string reason; // why not ok
 };
 
 class server {
@@ -69,6 +79,8 @@ public:
   /// A consistent snapshot from the notifier; also a barrier: every
   /// broadcast the notifier had received before is handed to sessions.
   server_stats stats();
+
+  server_health health() const;
 
   const server_options& options() const;
 

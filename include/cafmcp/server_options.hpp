@@ -33,6 +33,28 @@ enum class change_metadata {
 /// item of that kind is registered when a client initializes.
 enum class capability_mode { automatic, on, off };
 
+/// One node of a cluster: replicas of one server behind a load balancer,
+/// sharing one change log (README "Run a cluster"). Off while `url` is empty.
+struct cluster_options {
+  /// "redis://host[:port][/db]" (a Redis Stream), or "memory://NAME": nodes
+  /// in one process sharing an in-memory log (tests, demos).
+  std::string url;
+  std::string key_prefix = "cafmcp"; // the log is the stream <prefix>:log
+  std::string node_id;               // empty: a random one
+  /// The key that seals what clients carry between requests (2026-07-28
+  /// requestState): the same on every node, so any node opens what another
+  /// sealed. Required with a cluster.
+  std::string secret;
+  /// Changes waiting while the log is unreachable. Past it they are dropped
+  /// for one resync (every session told to re-read everything).
+  std::size_t outbox_limit = 10000;
+  /// Entries the log keeps (Redis trims approximately beyond it).
+  std::size_t log_max_entries = 100000;
+  /// Connect and command timeout for the log; also the wait between retries
+  /// is a tenth of it.
+  std::chrono::milliseconds log_timeout{2000};
+};
+
 struct server_options {
   std::string name = "cafmcp-server";
   std::string version = "0.1.0";
@@ -84,6 +106,9 @@ struct server_options {
   /// handler gets a thread of its own (e.g. to rule out a quick handler
   /// that blocks after all).
   bool inline_quick_handlers = true;
+
+  /// Several nodes behind a load balancer (see cluster_options); off by default.
+  cluster_options cluster;
 
   /// Tracing hook; nullptr: off.
   std::shared_ptr<cafmcp::tracer> tracer;

@@ -6,6 +6,8 @@
 //   server --reply--> session             server --change/updated--> notifier
 //   worker --reply/emit/ask--> session    notifier --frame--> outbound (direct)
 //   server --run--> session (a quick handler: the session runs it)
+//   clustered (cluster_node.hpp): server --publish--> log writer (a thread)
+//   log reader (a thread) --logged--> server --change/updated/resync--> notifier
 #include <atomic>
 #include <future>
 #include <memory>
@@ -19,6 +21,7 @@
 #include "protocol/change.hpp"
 #include "protocol/dispatch.hpp"
 #include "protocol/listen.hpp"
+#include "protocol/log_record.hpp"
 #include "protocol/mutation.hpp"
 
 namespace cafmcp::actors {
@@ -46,6 +49,8 @@ using listen_atom = caf::atom_constant<caf::atom("listen")>;
 using unlisten_atom = caf::atom_constant<caf::atom("unlisten")>;
 using run_atom = caf::atom_constant<caf::atom("run")>;
 using settle_atom = caf::atom_constant<caf::atom("settle")>;
+using logged_atom = caf::atom_constant<caf::atom("logged")>;
+using resync_atom = caf::atom_constant<caf::atom("resync")>;
 
 /// A server->client request made by a handler (sampling, elicitation...).
 struct client_ask {
@@ -139,6 +144,13 @@ private:
 };
 using settlement_ptr = std::shared_ptr<settlement>;
 
+/// One entry read back from a cluster's change log, in log order.
+struct logged_change {
+  protocol::log_record record;
+  bool own = false;     // made by this node: already in its registry
+  bool history = false; // logged before this node started: replica only
+};
+
 /// The change notifier: sessions, the uri -> subscribers index, broadcasts.
 using notifier_actor = caf::typed_actor<
   caf::reacts_to<join_atom, session_link>,                     // a session exists
@@ -149,6 +161,7 @@ using notifier_actor = caf::typed_actor<
   caf::reacts_to<change_atom, protocol::change, trace_context>,
   caf::reacts_to<updated_atom, std::string, trace_context>,
   caf::reacts_to<settle_atom, settlement_ptr>,                 // after the broadcasts before it
+  caf::reacts_to<resync_atom, trace_context>,                  // changes were lost: re-read all
   caf::replies_to<listen_atom, listen_request>::with<protocol::outcome>, // acks on the stream
   caf::reacts_to<unlisten_atom, session_actor, std::string>,   // the stream ended
   caf::replies_to<stats_atom>::with<server_stats>>;
@@ -159,7 +172,8 @@ using server_actor = caf::typed_actor<
   caf::reacts_to<rpc_atom, call>,                              // answered by reply_atom
   caf::replies_to<sub_atom, session_actor, std::string>::with<protocol::outcome>,
   caf::reacts_to<mutate_atom, mutation>,
-  caf::reacts_to<updated_atom, std::string, trace_context>>;   // resource_updated(uri)
+  caf::reacts_to<updated_atom, std::string, trace_context>,    // resource_updated(uri)
+  caf::reacts_to<logged_atom, logged_change>>;                 // from the cluster's log
 
 } // namespace cafmcp::actors
 
@@ -177,3 +191,4 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::protocol::job)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::listen_request)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::mutation)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::settlement_ptr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::logged_change)

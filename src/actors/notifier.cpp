@@ -114,6 +114,34 @@ void broadcast(notifier_actor::pointer self, runtime& rt, json message, const br
   }
 }
 
+std::vector<notifier_state::member*> active_sessions(notifier_state& st) {
+  std::vector<notifier_state::member*> targets;
+  for (auto& [id, m] : st.sessions)
+    if (m.active)
+      targets.push_back(&m);
+  return targets;
+}
+
+// resources/updated to the sessions and listen streams subscribed to `uri`.
+void announce_updated(notifier_actor::pointer self, runtime& rt, const std::string& uri,
+                      const trace_context& trace) {
+  auto& st = *rt.notifier_data;
+  std::vector<notifier_state::member*> targets;
+  std::vector<notifier_state::listener*> listeners;
+  for (auto id : st.index.subscribers_of(uri)) {
+    if (id & listener_bit) {
+      if (auto it = st.listeners.find(id); it != st.listeners.end())
+        listeners.push_back(&it->second);
+    } else if (auto it = st.sessions.find(id); it != st.sessions.end() && it->second.active) {
+      targets.push_back(&it->second);
+    }
+  }
+  if (targets.empty() && listeners.empty())
+    return;
+  broadcast(self, rt, protocol::resource_updated_notification(uri),
+            {"notifications/resources/updated", uri, {}}, trace, targets, listeners);
+}
+
 } // namespace
 
 notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
@@ -154,10 +182,7 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
       return json::object(); // idempotent: unknown subscriptions are fine
     },
     [self, rt](change_atom, protocol::change& c, trace_context& trace) {
-      std::vector<notifier_state::member*> targets;
-      for (auto& [id, m] : rt->notifier_data->sessions)
-        if (m.active)
-          targets.push_back(&m);
+      auto targets = active_sessions(*rt->notifier_data);
       std::vector<notifier_state::listener*> listeners;
       for (auto& [id, l] : rt->notifier_data->listeners)
         if (l.req.filter.wants(c.kind))
@@ -169,22 +194,22 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
                  std::string(protocol::to_string(c.op))},
                 trace, targets, listeners);
     },
-    [self, rt](updated_atom, std::string& uri, trace_context& trace) {
+    [self, rt](updated_atom, std::string& uri, trace_context& trace) { announce_updated(self, *rt, uri, trace); },
+    // Changes were lost on the way (a cluster's outbox overflowed, or a
+    // node read the log after entries it needed were trimmed): which items
+    // changed is unknown, so everyone hears that everything may have.
+    [self, rt](resync_atom, trace_context& trace) {
       auto& st = *rt->notifier_data;
-      std::vector<notifier_state::member*> targets;
-      std::vector<notifier_state::listener*> listeners;
-      for (auto id : st.index.subscribers_of(uri)) {
-        if (id & listener_bit) {
-          if (auto it = st.listeners.find(id); it != st.listeners.end())
-            listeners.push_back(&it->second);
-        } else if (auto it = st.sessions.find(id); it != st.sessions.end() && it->second.active) {
-          targets.push_back(&it->second);
-        }
+      for (auto kind : {protocol::item_kind::resource, protocol::item_kind::tool, protocol::item_kind::prompt}) {
+        std::vector<notifier_state::listener*> listeners;
+        for (auto& [id, l] : st.listeners)
+          if (l.req.filter.wants(kind))
+            listeners.push_back(&l);
+        broadcast(self, *rt, protocol::plain_list_changed_notification(kind),
+                  {protocol::list_changed_method(kind), {}, "resync"}, trace, active_sessions(st), listeners);
       }
-      if (targets.empty() && listeners.empty())
-        return;
-      broadcast(self, *rt, protocol::resource_updated_notification(uri),
-                {"notifications/resources/updated", uri, {}}, trace, targets, listeners);
+      for (auto& uri : st.index.exact_uris())
+        announce_updated(self, *rt, uri, trace);
     },
     [rt](listen_atom, listen_request& req) -> protocol::outcome {
       auto& st = *rt->notifier_data;

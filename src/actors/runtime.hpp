@@ -6,6 +6,7 @@
 #include <atomic>
 #include <memory>
 
+#include "actors/cluster_node.hpp"
 #include "actors/messages.hpp"
 #include "actors/notifier.hpp"
 #include "actors/worker_pool.hpp"
@@ -29,8 +30,12 @@ struct runtime {
   std::atomic<std::size_t> notifier_restarts{0};
   std::atomic<std::uint64_t> next_session{0};
   std::atomic<std::size_t> draining_sessions{0};
-  // Seals 2026-07-28 requestState; its key never leaves this process.
-  const protocol::request_state_seal request_state = protocol::request_state_seal::with_random_key();
+  // Seals 2026-07-28 requestState: a random key per process, or the
+  // cluster's secret, so that every node opens what another sealed.
+  const protocol::request_state_seal request_state = protocol::request_state_seal::for_secret(options->cluster.secret);
+  // Set when clustered (options->cluster.url); its threads run from the
+  // server's start to its end, and it outlives every actor.
+  std::unique_ptr<cluster_node> cluster;
 
   server_actor server() const;
   notifier_actor notifier() const;

@@ -105,6 +105,13 @@ std::shared_ptr<connection> server::connect(std::shared_ptr<outbound> out) {
   return std::make_shared<session_connection>(std::move(handle), std::move(id));
 }
 
+server_health server::health() const {
+  if (auto& c = impl_->rt->cluster)
+    if (auto problem = c->problem())
+      return {false, *problem};
+  return {};
+}
+
 int server::serve_stdio() { return transport::serve_stdio(*this); }
 
 server_stats server::stats() {
@@ -115,6 +122,10 @@ server_stats server::stats() {
              [&](caf::error& e) {
                throw std::runtime_error("stats: " + impl_->system->render(e));
              });
+  if (auto& c = impl_->rt->cluster) {
+    result.log_outbox = c->outbox();
+    result.log_overflows = c->overflows();
+  }
   return result;
 }
 

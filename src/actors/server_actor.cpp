@@ -3,6 +3,7 @@
 #include "actors/runtime.hpp"
 #include "actors/worker.hpp"
 #include "protocol/lifecycle.hpp"
+#include "protocol/replica.hpp"
 
 namespace cafmcp::actors {
 
@@ -51,6 +52,15 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
         // Ended before the notifier hears of it: whoever sees the broadcast
         // (or its send spans) finds the mutation span already exported.
         span.reset();
+        if (rt->cluster) { // announced when read back from the log, as on every node
+          protocol::log_record r;
+          r.replica = protocol::replica_of(*rt->registry, effect);
+          r.list_change = std::move(effect.list_change);
+          r.updated_uri = std::move(effect.updated_uri);
+          r.trace = ctx;
+          rt->cluster->publish(std::move(r), m.done ? std::make_shared<settlement>(std::move(m.done), true) : nullptr);
+          return;
+        }
         auto notifier = rt->notifier();
         if (effect.list_change)
           self->send(notifier, change_atom::value, std::move(*effect.list_change), ctx);
@@ -66,7 +76,34 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
         m.done->set_value(effect.applied);
     },
     [self, rt](updated_atom, std::string& uri, trace_context& trace) {
+      if (rt->cluster) {
+        protocol::log_record r;
+        r.updated_uri = std::move(uri);
+        r.trace = std::move(trace);
+        rt->cluster->publish(std::move(r), nullptr);
+        return;
+      }
       self->send(rt->notifier(), updated_atom::value, std::move(uri), std::move(trace));
+    },
+    // Clustered: every change, this node's too, in log order. Another
+    // node's data-only change is made here first, so a client told of it
+    // finds it when it reads.
+    [self, rt](logged_atom, logged_change& lc) {
+      auto& r = lc.record;
+      if (!lc.own && !r.replica.is_null())
+        protocol::apply_replica(*rt->registry, r.replica);
+      if (lc.history)
+        return;
+      auto notifier = rt->notifier();
+      if (r.list_change)
+        self->send(notifier, change_atom::value, std::move(*r.list_change), r.trace);
+      if (r.updated_uri)
+        self->send(notifier, updated_atom::value, std::move(*r.updated_uri), r.trace);
+      if (r.resync)
+        self->send(notifier, resync_atom::value, r.trace);
+      if (lc.own)
+        if (auto done = rt->cluster->delivered(r.seq))
+          self->send(notifier, settle_atom::value, std::move(done));
     },
   };
 }

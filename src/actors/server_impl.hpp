@@ -30,14 +30,20 @@ struct server::impl {
     config.set("work-stealing.moderate-poll-attempts", 0);
     system = std::make_unique<caf::actor_system>(config);
     rt = std::make_shared<actors::runtime>(*system, options);
+    if (!options->cluster.url.empty()) // throws for a bad URL, before any actor exists
+      rt->cluster = std::make_unique<actors::cluster_node>(*rt);
     supervisor = system->spawn(actors::supervisor, rt, actors::supervisor_limits{});
     // Nothing may be sent to the server actor before it exists.
     caf::scoped_actor self{*system};
     self->request(supervisor, caf::infinite, actors::ready_atom::value)
       .receive([](bool) {}, [](caf::error&) {});
+    if (rt->cluster)
+      rt->cluster->start();
   }
 
   ~impl() {
+    if (rt->cluster) // its reader sends to actors: it stops before they do
+      rt->cluster->stop();
     {
       std::lock_guard<std::mutex> guard(sessions_mtx);
       for (auto& weak : sessions)

@@ -21,6 +21,20 @@ std::string_view to_string(operation op) {
   return "updated";
 }
 
+std::optional<item_kind> item_kind_named(std::string_view name) {
+  for (auto k : {item_kind::resource, item_kind::resource_template, item_kind::tool, item_kind::prompt})
+    if (to_string(k) == name)
+      return k;
+  return std::nullopt;
+}
+
+std::optional<operation> operation_named(std::string_view name) {
+  for (auto op : {operation::added, operation::removed, operation::updated})
+    if (to_string(op) == name)
+      return op;
+  return std::nullopt;
+}
+
 std::string_view list_changed_method(item_kind k) {
   switch (k) {
     case item_kind::resource:
@@ -40,7 +54,7 @@ json operation_metadata(const change& c) {
 }
 
 json list_changed_notification(const change& c, change_metadata mode) {
-  json msg = {{"jsonrpc", "2.0"}, {"method", list_changed_method(c.kind)}};
+  json msg = plain_list_changed_notification(c.kind);
   if (mode == change_metadata::none)
     return msg;
   json meta = operation_metadata(c);
@@ -51,6 +65,10 @@ json list_changed_notification(const change& c, change_metadata mode) {
     params["_meta"] = {{std::string(change_meta_key), std::move(meta)}};
   msg["params"] = std::move(params);
   return msg;
+}
+
+json plain_list_changed_notification(item_kind k) {
+  return {{"jsonrpc", "2.0"}, {"method", list_changed_method(k)}};
 }
 
 json& notification_meta(json& notification) {

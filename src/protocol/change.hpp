@@ -1,6 +1,7 @@
 #pragma once
 // What the server actor tells the change notifier, and the notifications
 // built from it. Built and serialized once per broadcast.
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,9 @@ enum class operation { added, removed, updated };
 
 std::string_view to_string(item_kind k);
 std::string_view to_string(operation op);
+/// The inverse of to_string; nullopt for any other text.
+std::optional<item_kind> item_kind_named(std::string_view name);
+std::optional<operation> operation_named(std::string_view name);
 
 /// One registry mutation as seen from outside.
 struct change {
@@ -31,6 +35,10 @@ json operation_metadata(const change& c);
 
 /// The whole notification message (jsonrpc, method, params) per `mode`.
 json list_changed_notification(const change& c, change_metadata mode);
+
+/// list_changed for kind `k` with no metadata: what a resync sends, when
+/// which items changed is no longer known.
+json plain_list_changed_notification(item_kind k);
 
 /// `params._meta` of a notification, made (with `params`) when missing: where
 /// trace context and subscription ids go.

@@ -7,6 +7,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/sha.h>
 
 namespace cafmcp::protocol {
 namespace {
@@ -39,6 +40,14 @@ request_state_seal request_state_seal::with_random_key() {
     if (n > 0)
       got += static_cast<std::size_t>(n);
   }
+  return request_state_seal(key);
+}
+
+request_state_seal request_state_seal::for_secret(std::string_view secret) {
+  if (secret.empty())
+    return with_random_key();
+  key_bytes key{};
+  SHA256(reinterpret_cast<const unsigned char*>(secret.data()), secret.size(), key.data());
   return request_state_seal(key);
 }
 

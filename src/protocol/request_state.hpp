@@ -18,6 +18,9 @@ public:
   explicit request_state_seal(const key_bytes& key) : key_(key) {}
   /// A fresh key from the kernel's CSPRNG (one per process).
   static request_state_seal with_random_key();
+  /// A key derived from `secret` (SHA-256), shared by the nodes of a
+  /// cluster; a fresh random key when `secret` is empty.
+  static request_state_seal for_secret(std::string_view secret);
 
   std::string seal(const json& state) const;
   /// The state, or nothing when the text was not sealed by this key

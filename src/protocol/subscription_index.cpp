@@ -106,4 +106,12 @@ std::size_t subscription_index::count(subscriber s) const {
   return it == by_subscriber_.end() ? 0 : it->second.size();
 }
 
+std::vector<std::string> subscription_index::exact_uris() const {
+  std::vector<std::string> uris;
+  uris.reserve(exact_.size());
+  for (auto& [uri, subs] : exact_)
+    uris.push_back(uri);
+  return uris;
+}
+
 } // namespace cafmcp::protocol

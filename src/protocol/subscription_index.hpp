@@ -32,6 +32,9 @@ public:
   /// of every template matching it, each once.
   std::vector<subscriber> subscribers_of(const std::string& uri) const;
 
+  /// Every URI with an exact subscriber (what a resync re-announces).
+  std::vector<std::string> exact_uris() const;
+
   std::size_t subscriptions() const noexcept { return total_; }
   std::size_t subscribed_uris() const noexcept { return exact_.size() + templates_.size(); }
   std::size_t count(subscriber s) const;

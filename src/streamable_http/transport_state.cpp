@@ -99,6 +99,8 @@ void transport_state::handle(const std::shared_ptr<http_conn>& c, request req) {
     if (auto id = header(req, "Mcp-Session-Id"))
       if (auto owner = loop_of(*id, loops.size()); owner && *owner != index)
         return c->move_to(*loops[*owner], std::move(req));
+  if (req.method() == beast::http::verb::get && req.target() == health_path)
+    return answer_health(c);
   request_facts facts{std::string_view(req.method_string().data(), req.method_string().size()),
                       std::string_view(req.target().data(), req.target().size()),
                       header(req, "Host"),
@@ -128,6 +130,18 @@ void transport_state::handle(const std::shared_ptr<http_conn>& c, request req) {
       }
       return;
   }
+}
+
+// For load balancers' health checks: a node's own state, no MCP, so it
+// needs neither a session nor the Host and Origin a browser would send (it
+// tells nothing a caller could misuse). Always 200 while the node serves:
+// a degraded node still serves its own sessions (see server_health).
+void transport_state::answer_health(const std::shared_ptr<http_conn>& c) {
+  auto h = srv.health();
+  json body = {{"status", h.ok ? "ok" : "degraded"}};
+  if (!h.ok)
+    body["reason"] = h.reason;
+  c->respond(200, "application/json", {}, std::make_shared<const std::string>(jsonrpc::wire_text(body)));
 }
 
 void transport_state::post(const std::shared_ptr<http_conn>& c, request& req) {

@@ -45,6 +45,9 @@ struct transport_counters {
 /// loop only when there is more than one).
 std::optional<std::size_t> loop_of(std::string_view session_id, std::size_t loops);
 
+/// GET here answers the node's health (server_health) for load balancers.
+inline constexpr std::string_view health_path = "/healthz";
+
 struct transport_state {
   // The batches only keep a reference to ioc (declared last, constructed
   // last): they post to it once the loop runs.
@@ -90,6 +93,7 @@ struct transport_state {
 private:
   void send_rejection(const std::shared_ptr<http_conn>& c, int status, std::string body,
                       const std::string& headers);
+  void answer_health(const std::shared_ptr<http_conn>& c);
   void post(const std::shared_ptr<http_conn>& c, request& req);
   void post_stateless(const std::shared_ptr<http_conn>& c, request& req, jsonrpc::message& msg);
   std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, const request& req,

@@ -1,0 +1,60 @@
+#include "protocol/log_record.hpp"
+
+#include "foundation/json_member.hpp"
+
+namespace cafmcp::protocol {
+
+std::string encode(const log_record& r) {
+  json j = {{"o", r.origin}, {"s", r.seq}};
+  if (r.list_change)
+    j["c"] = {{"kind", to_string(r.list_change->kind)},
+              {"op", to_string(r.list_change->op)},
+              {"key", r.list_change->key},
+              {"d", r.list_change->descriptor}};
+  if (r.updated_uri)
+    j["u"] = *r.updated_uri;
+  if (r.resync)
+    j["resync"] = true;
+  if (!r.replica.is_null())
+    j["r"] = r.replica;
+  if (!r.trace.empty())
+    j["t"] = {{"traceparent", r.trace.traceparent}, {"tracestate", r.trace.tracestate}};
+  // Replicas carry resource text a client chose: invalid UTF-8 is replaced,
+  // never thrown (it came in through JSON, so it is rare, but not impossible
+  // from an embedding application).
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::optional<log_record> decode(std::string_view text) {
+  auto j = json::parse(text, nullptr, false);
+  if (!j.is_object())
+    return std::nullopt;
+  log_record r;
+  r.origin = member_or<std::string>(j, "o", "");
+  r.seq = member_or<std::uint64_t>(j, "s", 0);
+  if (r.origin.empty() || r.seq == 0)
+    return std::nullopt;
+  if (auto it = j.find("c"); it != j.end()) {
+    auto kind = item_kind_named(member_or<std::string>(*it, "kind", ""));
+    auto op = operation_named(member_or<std::string>(*it, "op", ""));
+    if (!kind || !op)
+      return std::nullopt;
+    auto d = it->is_object() && it->contains("d") ? (*it)["d"] : json();
+    r.list_change = change{*kind, *op, member_or<std::string>(*it, "key", ""), std::move(d)};
+  }
+  if (auto it = j.find("u"); it != j.end()) {
+    if (!it->is_string())
+      return std::nullopt;
+    r.updated_uri = it->get<std::string>();
+  }
+  r.resync = member_or<bool>(j, "resync", false);
+  if (auto it = j.find("r"); it != j.end())
+    r.replica = *it;
+  if (auto it = j.find("t"); it != j.end()) {
+    r.trace.traceparent = member_or<std::string>(*it, "traceparent", "");
+    r.trace.tracestate = member_or<std::string>(*it, "tracestate", "");
+  }
+  return r;
+}
+
+} // namespace cafmcp::protocol

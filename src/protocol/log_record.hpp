@@ -1,0 +1,33 @@
+#pragma once
+// One entry of a cluster's change log, as every node reads it: who made the
+// change (origin, a node's incarnation) and its place in that node's
+// sequence, what to announce (a list change, a resource update, or a resync
+// after changes were dropped), and the replica other nodes apply first.
+// Encoded as JSON text; decoding text from the log never throws.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "cafmcp/tracing.hpp"
+#include "protocol/change.hpp"
+
+namespace cafmcp::protocol {
+
+struct log_record {
+  std::string origin;     // node id "/" incarnation
+  std::uint64_t seq = 0;  // 1, 2, ... per origin
+  std::optional<change> list_change;
+  std::optional<std::string> updated_uri;
+  /// Changes were dropped before reaching the log (an outbox overflowed):
+  /// every node tells every session to re-read everything.
+  bool resync = false;
+  json replica;           // replica.hpp; null: nothing to apply elsewhere
+  trace_context trace;    // the mutation span, continued by each node
+};
+
+std::string encode(const log_record& r);
+/// nullopt for text that is not a record (a foreign writer, damage).
+std::optional<log_record> decode(std::string_view text);
+
+} // namespace cafmcp::protocol

@@ -1,0 +1,192 @@
+// Several cafmcp::server nodes in one process sharing one change log (in
+// memory, and a real redis-server), each with in-process client sessions:
+// every change reaches every session on every node exactly once and in the
+// same order; data-only items replicate; a late node recreates them.
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "cafmcp/in_process.hpp"
+#include "cafmcp/server.hpp"
+#include "redis_process.hpp"
+#include "support.hpp"
+
+namespace cafmcp::test {
+namespace {
+
+bool is_notification(const json& m) { return m.contains("method") && !m.contains("id"); }
+
+// What identifies a change in a notification: method, operation, uri|name.
+std::string summary(const json& m) {
+  auto p = m.value("params", json::object());
+  return m["method"].get<std::string>() + " " + p.value("operation", "") + " "
+         + p.value("uri", p.value("name", ""));
+}
+
+// What a session heard so far, without waiting.
+std::vector<std::string> heard(in_process_client& c) {
+  std::vector<std::string> out;
+  for (auto& m : c.take(is_notification))
+    out.push_back(summary(m));
+  return out;
+}
+
+struct log_kind {
+  const char* name;
+  bool redis;
+};
+
+class Cluster : public ::testing::TestWithParam<log_kind> {
+protected:
+  void SetUp() override {
+    static int n = 0;
+    if (GetParam().redis) {
+      redis_ = std::make_unique<redis_process>();
+      url_ = redis_->url();
+    } else {
+      url_ = "memory://nodes-test-" + std::to_string(++n);
+    }
+  }
+
+  server_options node(const std::string& id, std::size_t outbox = 10000) {
+    auto o = all_on();
+    o.cluster.url = url_;
+    o.cluster.node_id = id;
+    o.cluster.secret = "test secret";
+    o.cluster.outbox_limit = outbox;
+    o.cluster.log_timeout = std::chrono::milliseconds(300);
+    return o;
+  }
+
+  /// A session on `srv`, initialized and subscribed to `uris`.
+  std::unique_ptr<in_process_client> session(server& srv, std::vector<std::string> uris = {}) {
+    auto c = std::make_unique<in_process_client>(srv);
+    c->initialize();
+    for (auto& u : uris)
+      EXPECT_TRUE(c->request("resources/subscribe", {{"uri", u}}).contains("result"));
+    return c;
+  }
+
+  /// What `c` hears up to and including the first list_changed naming
+  /// `marker` (or, past 10 s without it, what it heard).
+  std::vector<std::string> heard_until(in_process_client& c, const std::string& marker) {
+    std::vector<std::string> all;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (all.empty() || !all.back().ends_with(" " + marker)) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      auto m = c.wait_for(is_notification, std::max(left, std::chrono::milliseconds(1)));
+      if (!m)
+        break;
+      all.push_back(summary(*m));
+    }
+    return all;
+  }
+
+  std::unique_ptr<redis_process> redis_;
+  std::string url_;
+};
+
+TEST_P(Cluster, AChangeOnOneNodeReachesEverySessionOnEveryNodeOnce) {
+  server n1(node("n1")), n2(node("n2")), n3(node("n3"));
+  auto s1 = session(n1), s2 = session(n2), s3 = session(n3);
+  ASSERT_TRUE(applied(n1.add_resource(text_resource("test://one", "one", "1"))));
+  // Ready once handed to this node's sessions: s1 has it without waiting.
+  auto here = heard(*s1);
+  ASSERT_EQ(here, std::vector<std::string>{"notifications/resources/list_changed added test://one"});
+  for (auto* s : {s2.get(), s3.get()})
+    EXPECT_EQ(heard_until(*s, "test://one"), here);
+  // The marker after it shows that nothing came twice.
+  ASSERT_TRUE(applied(n3.add_prompt(simple_prompt("marker"))));
+  for (auto* s : {s1.get(), s2.get(), s3.get()})
+    EXPECT_EQ(heard_until(*s, "marker"),
+              std::vector<std::string>{"notifications/prompts/list_changed added marker"});
+}
+
+TEST_P(Cluster, ABurstFromEveryNodeArrivesInOneOrderEverywhere) {
+  server n1(node("n1")), n2(node("n2")), n3(node("n3"));
+  std::vector<server*> nodes{&n1, &n2, &n3};
+  std::vector<std::unique_ptr<in_process_client>> sessions;
+  for (auto* n : nodes)
+    for (int i = 0; i < 2; ++i)
+      sessions.push_back(session(*n));
+  // Data-only, so it replicates: once a session heard of it, its node has it.
+  ASSERT_TRUE(applied(n1.add_resource(text_resource("test://watched", "watched", "0"))));
+  for (auto& s : sessions) {
+    ASSERT_EQ(heard_until(*s, "test://watched").size(), 1u);
+    ASSERT_TRUE(s->request("resources/subscribe", {{"uri", "test://watched"}}).contains("result"));
+  }
+  constexpr int per_node = 67;
+  std::vector<std::thread> makers;
+  std::vector<std::vector<std::future<bool>>> made(3);
+  for (int k = 0; k < 3; ++k)
+    makers.emplace_back([&, k] {
+      auto& n = *nodes[k];
+      for (int i = 0; i < per_node; ++i) {
+        auto tag = "n" + std::to_string(k + 1) + "-" + std::to_string(i);
+        switch (i % 4) {
+          case 0: made[k].push_back(n.add_resource(text_resource("test://" + tag, tag, tag))); break;
+          case 1: made[k].push_back(n.add_tool(echo_tool("t" + tag))); break;
+          case 2: made[k].push_back(n.add_prompt(simple_prompt("p" + tag))); break;
+          default:
+            made[k].push_back(
+              n.set_resource_contents("test://watched", {resource_contents::make_text("test://watched", tag)}));
+        }
+      }
+    });
+  for (auto& t : makers)
+    t.join();
+  // All logged (each node's own sessions have them): the marker comes after.
+  for (auto& node_made : made)
+    for (auto& f : node_made)
+      ASSERT_TRUE(applied(std::move(f)));
+  ASSERT_TRUE(applied(n2.add_prompt(simple_prompt("end"))));
+  auto first = heard_until(*sessions[0], "end");
+  ASSERT_EQ(first.size(), 3u * per_node + 1);
+  for (std::size_t i = 1; i < sessions.size(); ++i)
+    EXPECT_EQ(heard_until(*sessions[i], "end"), first) << "session " << i;
+}
+
+TEST_P(Cluster, DataOnlyResourcesReplicateAndALateNodeRecreatesThem) {
+  server n1(node("n1")), n2(node("n2"));
+  auto s2 = session(n2);
+  ASSERT_TRUE(applied(n1.add_resource(text_resource("test://doc", "doc", "first"))));
+  ASSERT_TRUE(applied(n1.set_resource_contents("test://doc", {resource_contents::make_text("test://doc", "second")})));
+  ASSERT_EQ(heard_until(*s2, "test://doc").size(), 1u);
+  // Told of it, a session finds it on its own node (applied before the notice).
+  auto read = s2->request("resources/read", {{"uri", "test://doc"}});
+  ASSERT_TRUE(read.contains("result")) << read.dump();
+  // The contents change was logged after the list change: let it land.
+  ASSERT_TRUE(applied(n1.add_prompt(simple_prompt("barrier"))));
+  heard_until(*s2, "barrier");
+  read = s2->request("resources/read", {{"uri", "test://doc"}});
+  EXPECT_EQ(read["result"]["contents"][0]["text"], "second");
+
+  server late(node("late")); // joins after: recreates from the log, announces nothing old
+  auto s3 = session(late);
+  ASSERT_TRUE(applied(n1.add_prompt(simple_prompt("after"))));
+  EXPECT_EQ(heard_until(*s3, "after"), std::vector<std::string>{"notifications/prompts/list_changed added after"});
+  read = s3->request("resources/read", {{"uri", "test://doc"}});
+  ASSERT_TRUE(read.contains("result")) << read.dump();
+  EXPECT_EQ(read["result"]["contents"][0]["text"], "second");
+
+  ASSERT_TRUE(applied(n2.remove_resource("test://doc"))); // removals cross too
+  ASSERT_TRUE(applied(n1.add_prompt(simple_prompt("gone"))));
+  heard_until(*s3, "gone");
+  EXPECT_EQ(s3->request("resources/read", {{"uri", "test://doc"}})["error"]["code"], -32002);
+}
+
+INSTANTIATE_TEST_SUITE_P(Logs, Cluster, ::testing::Values(log_kind{"memory", false}, log_kind{"redis", true}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(ClusterOptions, ABadUrlOrNoSecretIsRefusedAtStart) {
+  auto o = all_on();
+  o.cluster.url = "redis//nope";
+  o.cluster.secret = "s";
+  EXPECT_THROW(server{o}, std::invalid_argument);
+  o.cluster.url = "memory://x";
+  o.cluster.secret.clear();
+  EXPECT_THROW(server{o}, std::invalid_argument);
+}
+
+} // namespace
+} // namespace cafmcp::test

@@ -1,0 +1,168 @@
+// Three everything-server nodes sharing one change log in a real
+// redis-server, haproxy in front, the official TypeScript SDK client on
+// each node: every change reaches every session on every node exactly once
+// and in one order, through an outage of Redis too.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { connectHttp, serverPath } from './lib/harness.mjs';
+import { startCluster } from './lib/cluster.mjs';
+
+const LIST_CHANGED = /^notifications\/(resources|tools|prompts)\/list_changed$/;
+const UPDATED = 'notifications/resources/updated';
+const isChange = (m) => m.id === undefined && (LIST_CHANGED.test(m.method ?? '') || m.method === UPDATED);
+// What identifies one change: method, operation, uri|name (the metadata is
+// in params, as --change-metadata both puts it).
+const summary = (m) => `${m.method} ${m.params?.operation ?? ''} ${m.params?.uri ?? m.params?.name ?? ''}`;
+const changes = (s, from = 0) => s.recorder.messages.slice(from).filter(isChange).map(summary);
+
+// Waits (bounded) until `s` heard a change naming `marker`; returns every
+// change it heard from `from` on, up to and including it.
+async function heardUntil(s, marker, from = 0, ms = 20000) {
+  await s.recorder.waitFor((m) => isChange(m) && summary(m).endsWith(` ${marker}`), { ms, from });
+  const all = changes(s, from);
+  return all.slice(0, all.findIndex((c) => c.endsWith(` ${marker}`)) + 1);
+}
+
+const call = (s, name, args) => s.client.callTool({ name, arguments: args });
+
+async function health(url) {
+  const res = await fetch(new URL('/healthz', url));
+  return { status: res.status, body: await res.json() };
+}
+
+describe('three nodes behind haproxy on one Redis change log', () => {
+  let cluster, sessions;
+  before(async () => {
+    cluster = await startCluster(3);
+    sessions = [];
+    for (const n of cluster.nodes) // two sessions per node, each on its node
+      for (let i = 0; i < 2; i++) sessions.push(await connectHttp(n.url));
+  });
+  after(async () => {
+    for (const s of sessions ?? []) await s.close().catch(() => {});
+    await cluster?.stop();
+  });
+
+  test('every node is healthy, directly and as haproxy sees it', async () => {
+    for (const n of cluster.nodes) assert.deepEqual(await health(n.url), { status: 200, body: { status: 'ok' } });
+    assert.equal((await health(cluster.proxy.url)).body.status, 'ok');
+  });
+
+  test('a change on node 1 reaches the sessions on nodes 2 and 3 exactly once', async () => {
+    const marks = sessions.map((s) => s.recorder.mark);
+    await call(sessions[0], 'add_resource', { uri: 'test://from-n1', name: 'from n1', text: 'x' });
+    await call(sessions[4], 'add_prompt', { name: 'after-n1' }); // a marker from node 3
+    for (const [i, s] of sessions.entries())
+      assert.deepEqual(await heardUntil(s, 'after-n1', marks[i]), [
+        'notifications/resources/list_changed added test://from-n1',
+        'notifications/prompts/list_changed added after-n1',
+      ], `session ${i}`);
+    // The data-only resource was recreated on node 2: its session reads it.
+    const read = await sessions[2].client.readResource({ uri: 'test://from-n1' });
+    assert.equal(read.contents[0].text, 'x');
+  });
+
+  test('a burst of 200 mixed changes from all three nodes arrives in one order at every session', async () => {
+    const marks = sessions.map((s) => s.recorder.mark);
+    const kinds = [
+      (tag) => ['add_resource', { uri: `test://${tag}`, name: tag, text: tag }],
+      (tag) => ['add_tool', { name: `t-${tag}` }],
+      (tag) => ['add_prompt', { name: `p-${tag}` }],
+    ];
+    const calls = [];
+    for (let i = 0; i < 200; i++) { // concurrently, from each node's first session
+      const [name, args] = kinds[i % 3](`b${i}`);
+      calls.push(call(sessions[(i % 3) * 2], name, args));
+    }
+    const results = await Promise.all(calls);
+    assert.equal(results.filter((r) => r.isError).length, 0, JSON.stringify(results.filter((r) => r.isError)));
+    await call(sessions[1], 'add_prompt', { name: 'burst-end' });
+    const first = await heardUntil(sessions[0], 'burst-end', marks[0]);
+    assert.equal(first.length, 201);
+    assert.equal(new Set(first).size, 201, 'no change twice');
+    for (const [i, s] of sessions.entries())
+      assert.deepEqual(await heardUntil(s, 'burst-end', marks[i]), first, `session ${i}`);
+  });
+
+  test('Redis stopped while changes are made: every session catches up when it continues, nothing lost or doubled', async () => {
+    const marks = sessions.map((s) => s.recorder.mark);
+    cluster.redis.pause();
+    // Each call is answered once its change is in the log: not while Redis is stopped.
+    const pending = [];
+    for (let i = 0; i < 30; i++)
+      pending.push(call(sessions[(i % 3) * 2 + 1], 'add_prompt', { name: `outage-${i}` }));
+    // Every node notices and says so (haproxy keeps them: degraded nodes still serve).
+    for (const n of cluster.nodes) {
+      let h;
+      for (let tries = 0; tries < 100; tries++) {
+        h = await health(n.url);
+        if (h.body.status === 'degraded') break;
+        await new Promise((r) => setTimeout(r, 100)); // a bounded probe of a state that changes by itself
+      }
+      assert.equal(h.body.status, 'degraded', JSON.stringify(h));
+      assert.match(h.body.reason, /log (reader|writer)/);
+    }
+    // Requests that need no log are served meanwhile.
+    assert.ok((await sessions[3].client.listTools()).tools.length > 0);
+    cluster.redis.resume();
+    await Promise.all(pending);
+    await call(sessions[0], 'add_prompt', { name: 'outage-end' });
+    const first = await heardUntil(sessions[0], 'outage-end', marks[0]);
+    assert.equal(first.length, 31);
+    assert.deepEqual([...first].sort(), [...Array(30).keys()].map((i) => `notifications/prompts/list_changed added outage-${i}`)
+      .concat(['notifications/prompts/list_changed added outage-end']).sort());
+    for (const [i, s] of sessions.entries())
+      assert.deepEqual(await heardUntil(s, 'outage-end', marks[i]), first, `session ${i}`);
+    for (const n of cluster.nodes) assert.equal((await health(n.url)).body.status, 'ok');
+  });
+});
+
+describe('a node whose outbox overflows while Redis is stopped', () => {
+  let cluster;
+  before(async () => { cluster = await startCluster(2, (i) => (i === 1 ? ['--outbox-limit', '3'] : [])); });
+  after(async () => { await cluster?.stop(); });
+
+  test('sends the resync fallback to every session instead of silence', async () => {
+    const a = await connectHttp(cluster.nodes[0].url);
+    const b = await connectHttp(cluster.nodes[1].url);
+    try {
+      await call(a, 'add_resource', { uri: 'test://watched', name: 'watched', text: '0' });
+      await heardUntil(b, 'test://watched');
+      await b.client.subscribeResource({ uri: 'test://watched' });
+      const mark = b.recorder.mark;
+      const stats = async () => (await call(a, 'server_stats', {})).structuredContent;
+      cluster.redis.pause();
+      const pending = [];
+      for (let i = 0; i < 10; i++) pending.push(call(a, 'add_prompt', { name: `lost-${i}` }));
+      // The node counts its outbox's overflows (server_stats needs no log).
+      for (let tries = 0; (await stats()).logOverflows === 0; tries++)
+        assert.ok(tries < 200, 'the outbox of 3 never overflowed with 10 changes waiting');
+      cluster.redis.resume();
+      const results = await Promise.all(pending);
+      assert.equal(results.filter((r) => r.isError).length, 0);
+      await call(a, 'add_prompt', { name: 'resync-end' });
+      const heard = await heardUntil(b, 'resync-end', mark);
+      for (const kind of ['resources', 'tools', 'prompts'])
+        assert.ok(heard.includes(`notifications/${kind}/list_changed  `), `plain ${kind} list_changed in ${JSON.stringify(heard)}`);
+      assert.ok(heard.includes('notifications/resources/updated  test://watched'), JSON.stringify(heard));
+      // What the overflow dropped is not also sent: the survivors are the
+      // ones queued after the resync.
+      const lost = heard.filter((h) => / lost-\d+$/.test(h));
+      assert.ok(lost.length < 10, JSON.stringify(heard));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+test('a node started without --cluster-secret refuses to start, naming it', async () => {
+  const child = spawn(serverPath, ['--http', '--port', '0', '--cluster', 'redis://127.0.0.1:1'],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CAFMCP_CLUSTER_SECRET: '' } });
+  let err = '';
+  child.stderr.on('data', (d) => { err += d; });
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  assert.equal(code, 2);
+  assert.match(err, /--cluster-secret/);
+});

@@ -1,0 +1,133 @@
+// A cluster on loopback for tests: a real redis-server, everything-server
+// nodes sharing its change log, and haproxy in front (round-robin, no
+// session affinity, health checks on /healthz). Each part is started on a
+// free port, waited for by what it says or by a bounded probe, and stopped
+// by the test.
+import { spawn } from 'node:child_process';
+import { createServer, connect } from 'node:net';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { startHttpServer } from './harness.mjs';
+
+export const CLUSTER_SECRET = 'cafmcp cluster test secret';
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+function stopper(child) {
+  return () => new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.on('exit', () => resolve());
+    child.kill('SIGCONT');
+    child.kill('SIGKILL');
+  });
+}
+
+// Resolves once `child` writes a line matching `re` on `stream` (bounded).
+function waitForLine(child, stream, re, what, ms = 10000) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not start`)), ms);
+    createInterface({ input: stream }).on('line', (line) => {
+      if (re.test(line)) { clearTimeout(timer); resolve(line); }
+    });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${what} exited with ${code}`)); });
+  });
+}
+
+export async function startRedis() {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '',
+    '--appendonly', 'no', '--daemonize', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await waitForLine(child, child.stdout, /Ready to accept connections/, 'redis-server');
+  child.stdout.resume(); // keep draining its log
+  return {
+    child, port, url: `redis://127.0.0.1:${port}`,
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
+    stop: stopper(child),
+  };
+}
+
+// One everything-server node of the cluster over HTTP on a free port.
+export async function startNode(redisUrl, nodeId, args = []) {
+  const server = startHttpServer(['--cluster', redisUrl, '--node-id', nodeId, '--cluster-secret', CLUSTER_SECRET,
+    '--change-metadata', 'both', ...args]);
+  const url = await server.url;
+  const port = Number(new URL(url).port);
+  return { ...server, url, port, nodeId, kill: stopper(server.child) };
+}
+
+// Connects until something accepts on `port` (a bounded probe: haproxy
+// writes nothing when it is ready).
+async function accepting(port, ms = 10000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const ok = await new Promise((resolve) => {
+      const s = connect(port, '127.0.0.1', () => { s.destroy(); resolve(true); });
+      s.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`nothing accepts on ${port}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// haproxy on `port` in front of `nodes`: round-robin, no affinity,
+// /healthz checks.
+export async function startHaproxy(nodes, port) {
+  const dir = mkdtempSync(join(tmpdir(), 'cafmcp-haproxy-'));
+  const servers = nodes.map((n) => `  server ${n.nodeId} 127.0.0.1:${n.port} check inter 500ms fall 2 rise 1`).join('\n');
+  const cfg = `global
+  maxconn 4096
+defaults
+  mode http
+  timeout connect 2s
+  timeout client 60s
+  timeout server 60s
+  option http-server-close
+frontend mcp
+  bind 127.0.0.1:${port}
+  default_backend nodes
+backend nodes
+  balance roundrobin
+  option httpchk
+  http-check send meth GET uri /healthz
+  http-check expect status 200
+${servers}
+`;
+  const file = join(dir, 'haproxy.cfg');
+  writeFileSync(file, cfg);
+  const child = spawn('haproxy', ['-f', file, '-db'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr.resume();
+  await accepting(port);
+  const stop = stopper(child);
+  return {
+    child, port, url: `http://127.0.0.1:${port}/mcp`,
+    stop: async () => { await stop(); rmSync(dir, { recursive: true, force: true }); },
+  };
+}
+
+// Redis, `count` nodes (each accepting the proxy's Host) and haproxy.
+export async function startCluster(count = 3, nodeArgs = () => []) {
+  const redis = await startRedis();
+  const proxyPort = await freePort();
+  const nodes = [];
+  for (let i = 1; i <= count; i++)
+    nodes.push(await startNode(redis.url, `n${i}`, ['--allowed-host', `127.0.0.1:${proxyPort}`, ...nodeArgs(i)]));
+  const proxy = await startHaproxy(nodes, proxyPort);
+  return {
+    redis, nodes, proxy,
+    stop: async () => {
+      await proxy.stop();
+      await Promise.all(nodes.map((n) => n.kill()));
+      await redis.stop();
+    },
+  };
+}
