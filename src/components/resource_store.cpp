@@ -79,7 +79,8 @@ std::string uri_of(const store_representation& rep, const std::string& id) {
   return uri_template(rep.uri_template).expand({{"id", id}});
 }
 
-void unpublish(store_state& st, const std::string& id) {
+// `id` by value: callers pass an element of st.lru, which this erases.
+void unpublish(store_state& st, std::string id) {
   auto it = st.slots.find(id);
   if (it == st.slots.end())
     return;
