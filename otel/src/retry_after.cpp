@@ -4,6 +4,10 @@
 #include <string>
 
 namespace cafmcp::otel::detail {
+namespace {
+// What a wait longer than any sensible retry becomes.
+constexpr std::chrono::milliseconds much_later = std::chrono::hours(24 * 365);
+} // namespace
 
 std::optional<std::chrono::milliseconds> parse_retry_after(std::string_view value,
                                                            std::chrono::system_clock::time_point now) {
@@ -15,7 +19,7 @@ std::optional<std::chrono::milliseconds> parse_retry_after(std::string_view valu
     return std::nullopt;
   if (value.find_first_not_of("0123456789") == std::string_view::npos) {
     if (value.size() > 9) // beyond 30 years: treat as "much later", not overflow
-      return std::chrono::hours(24 * 365);
+      return much_later;
     return std::chrono::seconds(std::stol(std::string(value)));
   }
   // The preferred IMF-fixdate form, e.g. "Sun, 06 Nov 1994 08:49:37 GMT";
@@ -25,10 +29,15 @@ std::optional<std::chrono::milliseconds> parse_retry_after(std::string_view valu
   const char* end = ::strptime(text.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &tm);
   if (!end || *end != '\0')
     return std::nullopt;
-  auto when = std::chrono::system_clock::from_time_t(::timegm(&tm));
-  if (when <= now)
+  // Compared in seconds first: a date far from now (a collector chooses it)
+  // overflows system_clock's nanoseconds (years beyond ~1678-2262).
+  auto when = ::timegm(&tm);
+  auto seconds_ahead = when - std::chrono::system_clock::to_time_t(now);
+  if (seconds_ahead <= 0)
     return std::chrono::milliseconds(0);
-  return std::chrono::duration_cast<std::chrono::milliseconds>(when - now);
+  if (seconds_ahead > std::time_t{365} * 24 * 3600)
+    return much_later;
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::from_time_t(when) - now);
 }
 
 } // namespace cafmcp::otel::detail

@@ -192,5 +192,15 @@ TEST(RetryAfter, SecondsAndHttpDates) {
   EXPECT_FALSE(detail::parse_retry_after("Sun, 06 Nov 1994 08:50:07", now)); // no GMT
 }
 
+// Dates outside system_clock's range (nanoseconds: ~1678-2262) overflowed
+// its conversion (UBSan: signed overflow) and came out as any wait.
+TEST(RetryAfter, DatesFarFromNowAreAWaitOfAYearOrNone) {
+  auto now = std::chrono::system_clock::from_time_t(784111777);
+  EXPECT_EQ(detail::parse_retry_after("Fri, 31 Dec 9999 23:59:59 GMT", now), std::chrono::hours(24 * 365));
+  EXPECT_EQ(detail::parse_retry_after("Wed, 01 Jan 2300 00:00:00 GMT", now), std::chrono::hours(24 * 365));
+  EXPECT_EQ(detail::parse_retry_after("Mon, 01 Jan 1600 00:00:00 GMT", now), 0ms);
+  EXPECT_EQ(detail::parse_retry_after("Sun, 06 Nov 1994 09:49:37 GMT", now), std::chrono::hours(1));
+}
+
 } // namespace
 } // namespace cafmcp::otel
