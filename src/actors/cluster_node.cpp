@@ -103,7 +103,7 @@ void cluster_node::on_entries(std::vector<cluster::log_entry>& entries, bool his
     if (verdict == cluster::origin_filter::verdict::after_gap)
       r->resync = true;
     bool mine = own(*r);
-    caf::anon_send(server, logged_atom::value, logged_change{std::move(*r), mine, history});
+    caf::anon_send(server, logged_atom::value, logged_change{std::move(*r), mine, history, ++handed_});
   }
 }
 

@@ -57,6 +57,7 @@ private:
   cluster::log_connector connect_;
   cluster::link_health health_;
   cluster::origin_filter filter_; // the reader thread's alone
+  std::uint64_t handed_ = 0;      // the same
   std::unique_ptr<cluster::log_writer> writer_;
   std::unique_ptr<cluster::log_reader> reader_;
 };

@@ -149,6 +149,9 @@ struct logged_change {
   protocol::log_record record;
   bool own = false;     // made by this node: already in its registry
   bool history = false; // logged before this node started: replica only
+  // 1, 2, ... in the order the reader hands them on: a gap means messages
+  // were dropped on the way (a server actor between incarnations).
+  std::uint64_t handed = 0;
 };
 
 /// The change notifier: sessions, the uri -> subscribers index, broadcasts.

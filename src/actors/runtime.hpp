@@ -36,6 +36,8 @@ struct runtime {
   // Set when clustered (options->cluster.url); its threads run from the
   // server's start to its end, and it outlives every actor.
   std::unique_ptr<cluster_node> cluster;
+  // The last logged_change the server actor handled, across its restarts.
+  std::atomic<std::uint64_t> logged_handled{0};
 
   server_actor server() const;
   notifier_actor notifier() const;

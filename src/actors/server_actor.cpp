@@ -90,6 +90,10 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
     // finds it when it reads.
     [self, rt](logged_atom, logged_change& lc) {
       auto& r = lc.record;
+      // Entries the reader handed on were lost while this actor restarted:
+      // what they said is not known here, so everyone re-reads everything.
+      if (rt->logged_handled.exchange(lc.handed) + 1 != lc.handed)
+        r.resync = true;
       if (!lc.own && !r.replica.is_null())
         protocol::apply_replica(*rt->registry, r.replica);
       if (lc.history)

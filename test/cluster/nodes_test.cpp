@@ -8,6 +8,7 @@
 
 #include "cafmcp/in_process.hpp"
 #include "cafmcp/server.hpp"
+#include "actors/server_impl.hpp"
 #include "redis_process.hpp"
 #include "support.hpp"
 
@@ -177,6 +178,35 @@ TEST_P(Cluster, DataOnlyResourcesReplicateAndALateNodeRecreatesThem) {
 
 INSTANTIATE_TEST_SUITE_P(Logs, Cluster, ::testing::Values(log_kind{"memory", false}, log_kind{"redis", true}),
                          [](const auto& info) { return std::string(info.param.name); });
+
+// The log reader hands entries to the server actor, numbered; entries lost
+// on the way (a server actor between incarnations drops its mailbox) show
+// as a gap, and the next entry is announced as a resync besides.
+TEST(ClusterNode, EntriesLostBetweenReaderAndServerActorBecomeAResync) {
+  auto o = all_on();
+  o.cluster.url = "memory://lost-between";
+  o.cluster.secret = "s";
+  server n(o);
+  in_process_client c(n);
+  c.initialize();
+  ASSERT_TRUE(applied(n.add_prompt(simple_prompt("first"))));
+  ASSERT_TRUE(c.wait_for_method("notifications/prompts/list_changed"));
+  auto& rt = *n.internals().rt;
+  actors::logged_change skipped;
+  skipped.record.origin = "elsewhere/1";
+  skipped.record.seq = 1;
+  skipped.record.list_change = protocol::change{protocol::item_kind::tool, protocol::operation::added, "t", {{"name", "t"}}};
+  skipped.handed = rt.logged_handled.load() + 2; // one never arrived
+  caf::anon_send(rt.server(), actors::logged_atom::value, std::move(skipped));
+  std::vector<std::string> methods;
+  for (int i = 0; i < 4; ++i) // the tool change, then the resync's three list_changed
+    if (auto m = c.wait_for(is_notification))
+      methods.push_back(summary(*m));
+  EXPECT_EQ(methods, (std::vector<std::string>{"notifications/tools/list_changed added t",
+                                               "notifications/resources/list_changed  ",
+                                               "notifications/tools/list_changed  ",
+                                               "notifications/prompts/list_changed  "}));
+}
 
 TEST(ClusterOptions, ABadUrlOrNoSecretIsRefusedAtStart) {
   auto o = all_on();
