@@ -51,6 +51,65 @@ load() { # label, server, args...
     || echo "{\"label\":\"$label\",\"error\":\"cafmcp-load exited $?\"}" >>"$results"
 }
 
+# The cluster rows: one node with --cluster against the same node without
+# (cafmcp_fanout, same round), and three nodes behind haproxy, on a Redis
+# change log started here on a free loopback port and stopped at the end.
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+redis_port=$(free_port)
+redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
+  --logfile "$out/redis.log" &
+redis_pid=$!
+cleanup() { kill "$redis_pid" 2>/dev/null || true; wait "$redis_pid" 2>/dev/null || true; }
+trap cleanup EXIT
+for _ in $(seq 100); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+cluster="--cluster redis://127.0.0.1:$redis_port --cluster-secret bench"
+
+# N nodes and haproxy in front; haproxy pins each session to the node that
+# created it (a stick table on Mcp-Session-Id): a 2025-11-25 session lives
+# on one node until sessions outlive their node. One node without a
+# cluster behind it measures what haproxy alone costs.
+behind_haproxy() { # label, nodes, server flags, load args...
+  local label=$1 nodes=$2 flags=$3
+  shift 3
+  echo "running $label ..." >&2
+  local proxy_port pids=() servers="" i
+  proxy_port=$(free_port)
+  for i in $(seq "$nodes"); do
+    local port
+    port=$(free_port)
+    "$bin/everything-server" --http --port "$port" --allowed-host "127.0.0.1:$proxy_port" $flags \
+      --node-id "n$i" 2>>"$out/nodes.log" &
+    pids+=($!)
+    servers+="  server n$i 127.0.0.1:$port check inter 1s"$'\n'
+  done
+  cat >"$out/haproxy.cfg" <<CFG
+defaults
+  mode http
+  timeout connect 2s
+  timeout client 120s
+  timeout server 120s
+  option http-server-close
+frontend mcp
+  bind 127.0.0.1:$proxy_port
+  default_backend nodes
+backend nodes
+  balance roundrobin
+  stick-table type string len 64 size 100k
+  stick store-response res.hdr(mcp-session-id)
+  stick match req.hdr(mcp-session-id)
+  option httpchk
+  http-check send meth GET uri /healthz
+$servers
+CFG
+  haproxy -f "$out/haproxy.cfg" -db 2>>"$out/haproxy.log" &
+  pids+=($!)
+  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$proxy_port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+  "$bin/cafmcp-load" --url "http://127.0.0.1:$proxy_port/mcp" --label "$label" --json "$@" >>"$results" \
+    || echo "{\"label\":\"$label\",\"error\":\"cafmcp-load exited $?\"}" >>"$results"
+  kill "${pids[@]}" 2>/dev/null || true
+  wait "${pids[@]}" 2>/dev/null || true
+}
+
 # Shared machines are noisy: every round runs the floors and the servers
 # back to back, and the table keeps each figure's best round.
 for round in $(seq "${ROUNDS_EACH:-2}"); do
@@ -64,6 +123,10 @@ for round in $(seq "${ROUNDS_EACH:-2}"); do
     | sed 's/^{/{"label":"floor_sse_one_at_a_time",/' >>"$results"
 
   load cafmcp_fanout "$cafmcp" -k "$K" -m $((M * 3)) # more rounds: one hiccup is then under 1% (p99)
+  load cafmcp_fanout_clustered "$cafmcp $cluster --cluster-prefix clustered-$round" -k "$K" -m $((M * 3))
+  behind_haproxy cafmcp_fanout_haproxy 1 "" -k "$K" -m $((M * 3))
+  behind_haproxy cafmcp_fanout_3_nodes 3 "$cluster --cluster-prefix 3n-$round" -k "$K" -m $((M * 3))
+  behind_haproxy cafmcp_storm_3_nodes 3 "$cluster --cluster-prefix 3s-$round" -k "$K" -m $((M * 16)) -w 16 -u 4 --window 32
   load ts_fanout "$ts" -k "$K" -m "$M"
   load cafmcp_fanout_traced "$cafmcp_traced" -k "$K" -m $((M * 3))
   load cafmcp_storm "$cafmcp" -k "$K" -m $((M * 16)) -w 16 -u 4 --window 32

@@ -111,11 +111,39 @@ for name, c, t, f, target in rows:
     lower_is_better = "latency" in name or "KiB" in name or "cost" in name
     ct = ratio(c, t) if not lower_is_better else (f"{c / t:.3f}x" if c and t else "n/a")
     print(f"| {name} | {fmt(c)} | {fmt(t)} | {fmt(f)} | {ct} | {ratio(c, f)} | {target} |")
+
+# The cluster: one node on a Redis change log against the same node alone,
+# and three nodes behind haproxy against one node alone, each paired by
+# round (as the tracing costs: runs of one round share the machine's state)
+# and the median over rounds taken.
+def paired(label, alone, key, combine):
+    values = [combine(c[key], a[key]) for a, c in zip(all_runs.get(alone, []), all_runs.get(label, []))
+              if c.get(key) is not None and a.get(key)]
+    return statistics.median(values) if values else None
+
+
+cluster_rows = [("cafmcp_fanout_clustered", "cafmcp_fanout", "one node with --cluster, fan-out one at a time",
+                 ">= 0.7x; p50 added <= 1000 us"),
+                ("cafmcp_fanout_haproxy", "cafmcp_fanout", "one node, no cluster, behind haproxy (its relay's cost)", ""),
+                ("cafmcp_fanout_3_nodes", "cafmcp_fanout", "three nodes behind haproxy, fan-out one at a time", ""),
+                ("cafmcp_storm_3_nodes", "cafmcp_storm", "three nodes behind haproxy, storm (16 x 32)", "")]
+if any(label in runs for label, _, _, _ in cluster_rows):
+    print()
+    print("| cluster (Redis change log) | notif/s | p50 us | p99 us | rate vs one node alone (median of rounds) "
+          "| p50 added (us, median of rounds) | target |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for label, alone, name, target in cluster_rows:
+        rate = paired(label, alone, "rate_per_s", lambda c, a: c / a)
+        added = paired(label, alone, "p50_us", lambda c, a: c - a)
+        print(f"| {name} | {fmt(get(label))} | {fmt(get(label, 'p50_us'))} | {fmt(get(label, 'p99_us'))} | "
+              f"{f'{rate:.2f}x' if rate is not None else 'n/a'} | {fmt(added)} | {target} |")
+
 print()
 print("correctness (0 lost / duplicated / out of order):",
       ", ".join(f"{l}: {correctness(l)}" for l in ["cafmcp_fanout", "ts_fanout", "cafmcp_storm", "ts_storm", "cafmcp_stdio", "ts_stdio",
                                                     "cafmcp_fanout_traced", "cafmcp_storm_traced",
-                                                    "cafmcp_storm_traced_piped"]))
+                                                    "cafmcp_storm_traced_piped", "cafmcp_fanout_clustered",
+                                                    "cafmcp_fanout_haproxy", "cafmcp_fanout_3_nodes", "cafmcp_storm_3_nodes"]))
 cpu = [(l, runs[l].get("client_cpu_share")) for l in ["cafmcp_fanout", "cafmcp_storm", "cafmcp_requests", "cafmcp_requests_threaded"]
        if l in runs]
 print("load client CPU (share of one core):", ", ".join(f"{l} {v:.0%}" for l, v in cpu if v is not None))

@@ -57,6 +57,19 @@ void install_mutation_tools(cafmcp::server& srv) {
     schema({{"uri", str}, {"text", str}, {"name", str}, {"description", str}}, {"uri"}),
     [s, added](const json& a, request_context&) {
       std::string uri = a["uri"];
+      bool descriptor = a.contains("name") || a.contains("description");
+      // Content only: the registry has the resource (on every node of a
+      // cluster, where data-only resources replicate), and only its contents change.
+      if (!descriptor && a.contains("text")) {
+        std::vector<cafmcp::resource_contents> contents{cafmcp::resource_contents::make_text(uri, a["text"], "text/plain")};
+        {
+          std::lock_guard<std::mutex> g(added->mtx);
+          if (auto it = added->by_uri.find(uri); it != added->by_uri.end())
+            it->second.contents = contents;
+        }
+        return outcome(s->set_resource_contents(uri, std::move(contents)), "updated " + uri,
+                       "unknown resource (add it with add_resource first): " + uri);
+      }
       cafmcp::resource r;
       {
         std::lock_guard<std::mutex> g(added->mtx);
@@ -71,10 +84,6 @@ void install_mutation_tools(cafmcp::server& srv) {
           it->second.contents = {cafmcp::resource_contents::make_text(uri, a["text"], "text/plain")};
         r = it->second;
       }
-      bool descriptor = a.contains("name") || a.contains("description");
-      if (!descriptor) // content only: the descriptor stays, subscribers hear of it
-        return outcome(s->set_resource_contents(uri, r.contents), "updated " + uri,
-                       "could not update " + uri);
       return outcome(s->add_resource(r), "updated " + uri, "could not update " + uri);
     }));
 
