@@ -118,6 +118,72 @@ describe('three nodes behind haproxy on one Redis change log', () => {
   });
 });
 
+describe('2025-11-25 sessions through haproxy, each pinned to the node that created it', () => {
+  let cluster;
+  before(async () => { cluster = await startCluster(3, () => [], { affinity: true }); });
+  after(async () => { await cluster?.stop(); });
+
+  // The node (index) that holds session `s`: only it answers the session's ping.
+  async function nodeOf(s) {
+    for (const [i, n] of cluster.nodes.entries()) {
+      const res = await fetch(n.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream',
+          'mcp-session-id': s.transport.sessionId, 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'where', method: 'ping' }),
+      });
+      await res.arrayBuffer();
+      if (res.status === 200) return i;
+    }
+    throw new Error(`no node holds session ${s.transport.sessionId}`);
+  }
+
+  test('sessions spread over the nodes hear every change once, in one order; a node killed takes only its own sessions', async () => {
+    const sessions = [];
+    for (let i = 0; i < 6; i++) sessions.push(await connectHttp(cluster.proxy.url));
+    try {
+      // Round-robin at initialize: every node holds some of them.
+      const holders = await Promise.all(cluster.nodes.map(async (n) => {
+        const direct = await connectHttp(n.url);
+        const stats = (await call(direct, 'server_stats', {})).structuredContent;
+        await direct.close();
+        return stats.sessions - 1; // not counting the one asking
+      }));
+      assert.deepEqual(holders, [2, 2, 2]);
+      const calls = [];
+      for (let i = 0; i < 30; i++) calls.push(call(sessions[i % 6], 'add_prompt', { name: `via-proxy-${i}` }));
+      await Promise.all(calls);
+      await call(sessions[0], 'add_prompt', { name: 'via-proxy-end' });
+      const first = await heardUntil(sessions[0], 'via-proxy-end');
+      assert.equal(first.filter((c) => c.includes('via-proxy-')).length, 31);
+      for (const [i, s] of sessions.entries())
+        assert.deepEqual(await heardUntil(s, 'via-proxy-end'), first, `session ${i}`);
+
+      // kill -9 the node holding session 1: its sessions go with it, the others hear on.
+      const homes = await Promise.all(sessions.map(nodeOf));
+      const victim = homes[1];
+      await cluster.nodes[victim].kill();
+      const marks = sessions.map((s) => s.recorder.mark);
+      const survivors = [...sessions.keys()].filter((i) => homes[i] !== victim);
+      assert.equal(survivors.length, 4);
+      await call(sessions[survivors[0]], 'add_prompt', { name: 'after-kill' });
+      for (const i of survivors)
+        assert.deepEqual(await heardUntil(sessions[i], 'after-kill', marks[i]),
+          ['notifications/prompts/list_changed added after-kill'], `session ${i}`);
+      // A new session through haproxy lands on a live node and hears the next change.
+      let fresh;
+      for (let tries = 0; !fresh; tries++) { // haproxy may still try the dead node once: the client retries
+        try { fresh = await connectHttp(cluster.proxy.url); } catch (e) { assert.ok(tries < 5, String(e)); }
+      }
+      await call(sessions[survivors[1]], 'add_prompt', { name: 'fresh-hears' });
+      assert.deepEqual(await heardUntil(fresh, 'fresh-hears'), ['notifications/prompts/list_changed added fresh-hears']);
+      await fresh.close();
+    } finally {
+      for (const s of sessions) await s.close().catch(() => {});
+    }
+  });
+});
+
 describe('a node whose outbox overflows while Redis is stopped', () => {
   let cluster;
   before(async () => { cluster = await startCluster(2, (i) => (i === 1 ? ['--outbox-limit', '3'] : [])); });
@@ -162,7 +228,7 @@ test('a node started without --cluster-secret refuses to start, naming it', asyn
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CAFMCP_CLUSTER_SECRET: '' } });
   let err = '';
   child.stderr.on('data', (d) => { err += d; });
-  const code = await new Promise((resolve) => child.on('exit', resolve));
+  const code = await new Promise((resolve) => child.on('close', resolve)); // after its stderr is read
   assert.equal(code, 2);
   assert.match(err, /--cluster-secret/);
 });

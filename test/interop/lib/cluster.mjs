@@ -79,9 +79,10 @@ async function accepting(port, ms = 10000) {
   }
 }
 
-// haproxy on `port` in front of `nodes`: round-robin, no affinity,
-// /healthz checks.
-export async function startHaproxy(nodes, port) {
+// haproxy on `port` in front of `nodes`: round-robin, /healthz checks; no
+// affinity, or with `affinity` each 2025-11-25 session pinned to the node
+// that created it (a stick table learns Mcp-Session-Id from responses).
+export async function startHaproxy(nodes, port, { affinity = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'cafmcp-haproxy-'));
   const servers = nodes.map((n) => `  server ${n.nodeId} 127.0.0.1:${n.port} check inter 500ms fall 2 rise 1`).join('\n');
   const cfg = `global
@@ -97,7 +98,10 @@ frontend mcp
   default_backend nodes
 backend nodes
   balance roundrobin
-  option httpchk
+${affinity ? `  stick-table type string len 64 size 100k
+  stick store-response res.hdr(mcp-session-id)
+  stick match req.hdr(mcp-session-id)
+` : ''}  option httpchk
   http-check send meth GET uri /healthz
   http-check expect status 200
 ${servers}
@@ -115,13 +119,13 @@ ${servers}
 }
 
 // Redis, `count` nodes (each accepting the proxy's Host) and haproxy.
-export async function startCluster(count = 3, nodeArgs = () => []) {
+export async function startCluster(count = 3, nodeArgs = () => [], { affinity = false } = {}) {
   const redis = await startRedis();
   const proxyPort = await freePort();
   const nodes = [];
   for (let i = 1; i <= count; i++)
     nodes.push(await startNode(redis.url, `n${i}`, ['--allowed-host', `127.0.0.1:${proxyPort}`, ...nodeArgs(i)]));
-  const proxy = await startHaproxy(nodes, proxyPort);
+  const proxy = await startHaproxy(nodes, proxyPort, { affinity });
   return {
     redis, nodes, proxy,
     stop: async () => {
