@@ -34,6 +34,8 @@ using request_id = std::variant<std::int64_t, std::string>;
 json to_json(const request_id& id);
 /// The id as compact text, usable as a map key: `7` or `"abc"` (quoted).
 std::string to_key(const request_id& id);
+/// The id back from to_key's text; nullopt for any other text.
+std::optional<request_id> from_key(std::string_view key);
 
 struct error {
   int code = code::internal_error;

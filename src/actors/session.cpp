@@ -108,13 +108,8 @@ void fail(self_ptr self, const std::optional<jsonrpc::request_id>& id, jsonrpc::
   send_frame(self, std::make_shared<const std::string>(jsonrpc::serialize_error(id, err)), where);
 }
 
-// Keys are the compact JSON text of the id (jsonrpc::to_key).
-jsonrpc::request_id id_of_key(const std::string& key) {
-  auto j = json::parse(key);
-  if (j.is_string())
-    return j.get<std::string>();
-  return j.get<std::int64_t>();
-}
+// Keys are the compact JSON text of the id (jsonrpc::to_key), made here.
+jsonrpc::request_id id_of_key(const std::string& key) { return *jsonrpc::from_key(key); }
 
 session_actor handle_of(self_ptr self) { return caf::actor_cast<session_actor>(self); }
 

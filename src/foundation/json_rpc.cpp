@@ -69,6 +69,15 @@ json to_json(const request_id& id) {
 
 std::string to_key(const request_id& id) { return to_json(id).dump(); }
 
+std::optional<request_id> from_key(std::string_view key) {
+  auto j = json::parse(key, nullptr, false);
+  if (j.is_string())
+    return j.get<std::string>();
+  if (j.is_number_integer())
+    return j.get<std::int64_t>();
+  return std::nullopt;
+}
+
 std::variant<message, parse_failure> parse(std::string_view text, const limits& lim) {
   if (text.size() > lim.max_message_bytes)
     return failure(code::invalid_request,

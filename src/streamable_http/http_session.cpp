@@ -224,20 +224,30 @@ void http_session::open_stream(const std::shared_ptr<http_conn>& c,
   }
 }
 
-void http_session::end() {
+void http_session::end(int status, const std::string& why) {
   if (ended_)
     return;
   ended_ = true;
   closing_ = true;
   if (core_)
     core_->close(); // the session actor stops; its subscriptions go with it
+  // Requests in flight: a plain POST gets the status, one whose answer is
+  // already an SSE stream gets the error as its last event.
+  for (auto& [key, p] : pending_) {
+    auto id = jsonrpc::from_key(key);
+    if (p.stream != 0) {
+      auto& s = streams_.at(p.stream);
+      auto err = std::make_shared<const std::string>(
+        jsonrpc::serialize_error(id, {-32000, why, std::nullopt}));
+      write(s, p.stream, s.history.append(err), err);
+    } else if (p.conn && p.conn->open()) {
+      st_.reject(p.conn, status, why, id);
+    }
+  }
+  pending_.clear();
   for (auto& [id, s] : streams_)
     if (auto c = s.conn.lock())
       c->end_sse();
-  for (auto& [key, p] : pending_)
-    if (p.conn)
-      p.conn->drop();
-  pending_.clear();
   if (stateless_)
     --st_.counters.stateless_requests;
   else

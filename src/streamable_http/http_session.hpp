@@ -49,8 +49,11 @@ public:
   void post_other(jsonrpc::message msg);
   /// GET: the standalone stream, or the resumption of any stream.
   void open_stream(const std::shared_ptr<http_conn>& c, const std::optional<std::string>& last_event_id);
-  /// DELETE, idle expiry, shutdown: the session actor stops.
-  void end();
+  /// DELETE, idle expiry, shutdown: the session actor stops. Each request
+  /// still in flight is answered with `status` and a JSON-RPC error saying
+  /// `why` (on its SSE stream when it has one): a client is owed an answer.
+  void end(int status = 404, const std::string& why = "Session ended before this request was answered; "
+                                                      "initialize again");
 
   const std::string& id() const { return id_; }
   bool ended() const { return ended_; }

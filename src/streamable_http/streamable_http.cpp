@@ -146,7 +146,7 @@ void streamable_http::stop() {
       l.ticker.cancel();
       auto sessions = l.st.sessions; // end() removes itself from the map
       for (auto& [id, s] : sessions)
-        s->end();
+        s->end(503, "Server shutting down; this request was not answered");
       return 0;
     });
   for (auto& l : d.loops)

@@ -405,5 +405,33 @@ TEST_F(HttpTest, ACancelledRequestsPostEndsWithoutAResponse) {
   release->set_value();
 }
 
+// A session deleted while one of its calls is in flight: that POST is owed
+// an answer. It used to be closed with no HTTP response at all.
+TEST_F(HttpTest, ARequestInFlightWhenItsSessionIsDeletedIsAnswered) {
+  auto started = std::make_shared<std::promise<void>>();
+  auto release = std::make_shared<std::promise<void>>();
+  auto released = release->get_future().share();
+  tool t = text_tool("hold");
+  t.handler = [started, released](const json&, request_context&) {
+    started->set_value();
+    released.wait();
+    return tool_result::text("too late");
+  };
+  srv->add_tool(t).get();
+  auto s = initialize();
+  raw_http call(port);
+  call.send("POST", rpc(42, "tools/call", {{"name", "hold"}}), {{"Mcp-Session-Id", s.id}});
+  started->get_future().wait(); // in flight before the DELETE
+  s.conn->send("DELETE", "", {{"Mcp-Session-Id", s.id}});
+  EXPECT_EQ(s.conn->read_reply().status, 200);
+  auto r = call.read_reply();
+  EXPECT_EQ(r.status, 404);
+  auto body = json::parse(r.body);
+  EXPECT_EQ(body["id"], 42);
+  EXPECT_EQ(body["error"]["code"], -32000);
+  EXPECT_NE(body["error"]["message"].get<std::string>().find("Session ended"), std::string::npos);
+  release->set_value();
+}
+
 } // namespace
 } // namespace cafmcp::test
