@@ -128,5 +128,33 @@ TEST_F(Tracing, AMutationIsFollowedFromRequestToEverySend) {
             otel::format_traceparent(broadcast[0].context));
 }
 
+// Two nodes of a cluster, each with its own tracer (as two processes would
+// have): the change travels the log with the mutation span's context, so
+// the other node's broadcast continues the same trace.
+TEST_F(Tracing, AnotherNodesBroadcastContinuesTheMutationsTrace) {
+  auto other_exporter = std::make_shared<memory_exporter>();
+  auto other_provider = std::make_shared<otel::tracer_provider>(
+    otel::resource::with_service("other"), otel::always_on(),
+    std::make_shared<otel::simple_span_processor>(other_exporter));
+  auto one = opts(), two = opts();
+  two.tracer = otel::make_mcp_tracer(other_provider);
+  for (auto* o : {&one, &two}) {
+    o->cluster.url = "memory://tracing-across-nodes";
+    o->cluster.secret = "s";
+  }
+  server n1(one), n2(two);
+  in_process_client c(n2);
+  c.initialize();
+  ASSERT_TRUE(applied(n1.add_resource(text_resource("mem://x", "x", "1"))));
+  ASSERT_TRUE(c.wait_for_method("notifications/resources/list_changed"));
+  n2.stats(); // the broadcast's spans have ended
+  auto mutation = exporter->named("mutation add_resource");
+  auto remote = other_exporter->named("broadcast notifications/resources/list_changed");
+  ASSERT_EQ(mutation.size(), 1u);
+  ASSERT_EQ(remote.size(), 1u);
+  EXPECT_EQ(remote[0].context.trace, mutation[0].context.trace);
+  EXPECT_EQ(remote[0].parent, mutation[0].context.span);
+}
+
 } // namespace
 } // namespace cafmcp::test
