@@ -24,13 +24,8 @@ struct routing {
   /// (list_changed, resources/updated) -> HTTP's standalone GET stream.
   std::optional<std::string> request_key;
   /// True for the final response to `request_key`: the HTTP transport may
-  /// end that request's stream after it. With a null message: the request
-  /// ends without a response (the client cancelled it).
+  /// end that request's stream after it.
   bool final_response = false;
-  /// No message: the transport may close this request's stream now and let
-  /// the client reconnect for the rest (Streamable HTTP's SSE polling,
-  /// SEP-1699). `message` is null with this flag. Others ignore it.
-  bool release_stream = false;
 };
 
 /// Implemented by a transport; called by the session from actor threads.
@@ -43,6 +38,14 @@ public:
   /// bounded queue is full; the session then ends the connection (the
   /// client may resume where the transport supports it).
   virtual bool send(frame message, const routing& where) = 0;
+  /// Request `key` ends with no response (the client cancelled it, or ended
+  /// a listen stream): HTTP answers its POST or ends its stream. Transports
+  /// with no per-request state need nothing.
+  virtual void end_request(const std::string& key) {}
+  /// The transport may close request `key`'s stream now and let the client
+  /// reconnect for the rest (Streamable HTTP's SSE polling, SEP-1699).
+  /// Others ignore it.
+  virtual void release_stream(const std::string& key) {}
   /// The server ends this connection (stdio: close stdout and stop reading).
   virtual void close() = 0;
   /// OpenTelemetry's `network.transport` ("pipe", "tcp"), or null.

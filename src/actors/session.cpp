@@ -342,7 +342,7 @@ void on_notification(self_ptr self, const jsonrpc::notification& n) {
       if (auto s = st.spans.find(key); s != st.spans.end())
         st.spans.erase(s); // the stream ended as the client asked: not an error
       if (!st.closed)
-        st.out->send(nullptr, routing{key, true});
+        st.out->end_request(key);
       return;
     }
     if (auto it = st.calls.find(key); it != st.calls.end()) {
@@ -350,7 +350,7 @@ void on_notification(self_ptr self, const jsonrpc::notification& n) {
       st.calls.erase(it); // its result, if it still comes, is dropped
       st.stateless.erase(key);
       if (!st.closed) // no response will come: let the transport end the request
-        st.out->send(nullptr, routing{key, true});
+        st.out->end_request(key);
       if (auto s = st.spans.find(key); s != st.spans.end()) {
         s->second->set_error("cancelled", "cancelled by the client");
         st.spans.erase(s);
@@ -457,7 +457,7 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
     },
     [self](release_atom, std::string& key) {
       if (self->state.calls.count(key) && !self->state.closed)
-        self->state.out->send(nullptr, routing{key, false, true});
+        self->state.out->release_stream(key);
     },
     [self](forget_atom, std::string& ask_id) {
       if (self->state.asks.erase(ask_id))

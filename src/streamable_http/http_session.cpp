@@ -11,23 +11,38 @@ http_session::http_session(std::string id, transport_state& st, bool stateless)
   new_stream(0);
 }
 
-bool http_session::send(frame message, const routing& where) {
+bool http_session::hand_over(outgoing o) {
   if (closing_.load())
     return false;
-  return outbox_->push({shared_from_this(), std::move(message), where, false});
+  return outbox_->push(std::move(o));
+}
+
+bool http_session::send(frame message, const routing& where) {
+  return hand_over({shared_from_this(), std::move(message), where, outgoing::kind::frame});
+}
+
+void http_session::end_request(const std::string& key) {
+  hand_over({shared_from_this(), nullptr, routing{key}, outgoing::kind::end_request});
+}
+
+void http_session::release_stream(const std::string& key) {
+  hand_over({shared_from_this(), nullptr, routing{key}, outgoing::kind::release_stream});
 }
 
 void http_session::close() {
   if (closing_.exchange(true))
     return;
-  outbox_->push({shared_from_this(), nullptr, {}, true}); // after what was sent before it
+  // After what was sent before it.
+  outbox_->push({shared_from_this(), nullptr, {}, outgoing::kind::close});
 }
 
 void deliver(outgoing& o) {
-  if (o.close)
-    o.to->end();
-  else
-    o.to->route(o.message, o.where);
+  switch (o.what) {
+    case outgoing::kind::frame: return o.to->route(o.message, o.where);
+    case outgoing::kind::end_request: return o.to->end_without_response(*o.where.request_key);
+    case outgoing::kind::release_stream: return o.to->release_stream_of(*o.where.request_key);
+    case outgoing::kind::close: return o.to->end();
+  }
 }
 
 http_session::stream& http_session::new_stream(std::uint64_t id) {
@@ -90,15 +105,11 @@ void http_session::route(const frame& f, const routing& where) {
   auto it = pending_.find(*where.request_key);
   if (it == pending_.end())
     return; // its POST was answered already (a late duplicate)
-  if (where.release_stream) {
-    release(it->second);
-    return;
-  }
   // Any write may end this session and clear pending_: a failed initialize
   // does, and so does a stateless client whose connection drops. So the
   // request's last message takes its entry out first, and a related one
   // looks at nothing of it once it has written.
-  if (f && !where.final_response) {
+  if (!where.final_response) {
     auto& p = it->second;
     if (p.stream == 0)
       start_stream(p); // a related message comes first: the answer becomes SSE
@@ -110,14 +121,7 @@ void http_session::route(const frame& f, const routing& where) {
   }
   auto p = std::move(it->second);
   pending_.erase(it);
-  if (!f) {
-    // The request ended without a response (the client cancelled it):
-    // nothing more will come for it.
-    if (p.stream != 0)
-      finish(p.stream);
-    else if (p.conn && p.conn->open())
-      p.conn->respond(202, {}, headers(), nullptr);
-  } else if (p.stream == 0) {
+  if (p.stream == 0) {
     answer_json(p, f); // the only message: plain JSON
   } else {
     auto& s = streams_.at(p.stream);
@@ -126,6 +130,31 @@ void http_session::route(const frame& f, const routing& where) {
   }
   if (stateless_)
     end();
+}
+
+// The request ended without a response (the client cancelled it, or ended a
+// listen stream): nothing more will come for it.
+void http_session::end_without_response(const std::string& key) {
+  if (ended_)
+    return;
+  auto it = pending_.find(key);
+  if (it == pending_.end())
+    return;
+  auto p = std::move(it->second);
+  pending_.erase(it);
+  if (p.stream != 0)
+    finish(p.stream);
+  else if (p.conn && p.conn->open())
+    p.conn->respond(202, {}, headers(), nullptr);
+  if (stateless_)
+    end();
+}
+
+void http_session::release_stream_of(const std::string& key) {
+  if (ended_)
+    return;
+  if (auto it = pending_.find(key); it != pending_.end())
+    release(it->second);
 }
 
 // The stream stays resumable for a while (its response may not have reached

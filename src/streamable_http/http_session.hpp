@@ -32,6 +32,8 @@ public:
 
   // -- from actor threads ------------------------------------------------
   bool send(frame message, const routing& where) override;
+  void end_request(const std::string& key) override;
+  void release_stream(const std::string& key) override;
   void close() override;
   const char* network_transport() const override { return "tcp"; }
   bool stateless() const override { return stateless_; }
@@ -81,7 +83,10 @@ private:
     bool initialize = false;
   };
 
+  bool hand_over(outgoing o); // to the loop, unless closing
   void route(const frame& f, const routing& where);
+  void end_without_response(const std::string& key);
+  void release_stream_of(const std::string& key);
   void answer_json(pending& p, const frame& f);
   void start_stream(pending& p);
   void release(pending& p);

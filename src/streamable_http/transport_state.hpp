@@ -22,12 +22,14 @@ namespace cafmcp::http {
 
 class http_session;
 
-/// A frame (or the end) for one session, handed over from an actor thread.
+/// What an actor thread hands one session: a frame, or a signal about one
+/// request or the whole session.
 struct outgoing {
+  enum class kind { frame, end_request, release_stream, close };
   std::shared_ptr<http_session> to;
-  frame message;
-  routing where;
-  bool close = false;
+  frame message;  // kind::frame only
+  routing where;  // kind::frame; end_request and release_stream name their request here
+  kind what = kind::frame;
 };
 void deliver(outgoing& o);              // http_session.cpp
 void start_write(std::shared_ptr<http_conn>& c); // http_conn.cpp

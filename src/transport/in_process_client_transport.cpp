@@ -13,8 +13,6 @@ struct to_client : outbound {
   bool closed = false;
 
   bool send(frame message, const routing&) override {
-    if (!message)
-      return true; // a stream-release hint: nothing to release here
     std::lock_guard<std::mutex> g(mtx);
     if (closed)
       return false;

@@ -36,8 +36,6 @@ public:
   }
 
   bool send(frame message, const routing&) override {
-    if (!message)
-      return true; // a stream-release hint: stdio has one stream
     std::unique_lock<std::mutex> lock(mtx_);
     if (closing_ || broken_ || queue_.size() >= max_queue_)
       return false;

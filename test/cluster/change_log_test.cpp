@@ -91,8 +91,9 @@ TEST_P(ChangeLog, EntriesComeBackInOrderAfterAnyPosition) {
   ASSERT_EQ(all->size(), 5u);
   for (std::size_t i = 0; i < 5; ++i) {
     EXPECT_EQ((*all)[i].body, bodies[i]);
-    if (i > 0)
+    if (i > 0) {
       EXPECT_LT((*all)[i - 1].position, (*all)[i].position);
+    }
   }
   EXPECT_EQ(r->newest(), all->back().position);
   auto rest = r->read((*all)[2].position, 100, 0ms);
