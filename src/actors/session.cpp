@@ -1,19 +1,20 @@
+// A session actor: the 2025-11-25 lifecycle (initialize, log level,
+// subscriptions), requests forwarded to the server actor and their answers,
+// cancellation, draining, and the actor's behaviour. 2026-07-28 requests
+// are session_stateless.cpp's.
 #include "actors/session.hpp"
 
-#include "cafmcp/json_rpc.hpp"
 #include "actors/runtime.hpp"
+#include "actors/session_ops.hpp"
 #include "actors/worker.hpp"
+#include "cafmcp/json_rpc.hpp"
 #include "protocol/request_span.hpp"
-#include "cafmcp/protocol_version.hpp"
-#include "protocol/stateless.hpp"
+#include "protocol/stateless.hpp" // is_stateless_request: which path a request takes
 
 namespace cafmcp::actors {
-namespace {
+namespace session_ops {
 
-using self_ptr = session_actor::stateful_pointer<session_state>;
-constexpr auto ask_timeout = std::chrono::seconds(30);
-
-jsonrpc::error error_of(int code, std::string message, std::optional<json> data = {}) {
+jsonrpc::error error_of(int code, std::string message, std::optional<json> data) {
   return {code, std::move(message), std::move(data)};
 }
 
@@ -72,20 +73,6 @@ void end_span(self_ptr self, const std::string& key, const protocol::outcome& ou
     protocol::finish_request_span(*it->second, out);
     spans.erase(it);
   }
-}
-
-// A stateless request's answer in its revision's shape.
-protocol::outcome finish_stateless(self_ptr self, const std::string& key, protocol::outcome out) {
-  auto& st = self->state;
-  auto it = st.stateless.find(key);
-  if (it == st.stateless.end())
-    return out;
-  if (auto* result = std::get_if<json>(&out))
-    protocol::finish_stateless_result(it->second, *result, *st.rt->options);
-  else
-    out = protocol::stateless_error(std::get<jsonrpc::error>(std::move(out)));
-  st.stateless.erase(it);
-  return out;
 }
 
 void answer(self_ptr self, const jsonrpc::request_id& id, protocol::outcome out) {
@@ -205,7 +192,7 @@ void subscribe(self_ptr self, const jsonrpc::request& req, bool on) {
 }
 
 void forward(self_ptr self, jsonrpc::request& req, const std::string& key,
-             std::shared_ptr<const session_env> env, json request_state = nullptr) {
+             std::shared_ptr<const session_env> env, json request_state) {
   auto& st = self->state;
   if (st.calls.size() >= st.rt->options->max_concurrent_calls_per_session)
     return fail(self, req.id, error_of(jsonrpc::code::internal_error,
@@ -223,73 +210,6 @@ void forward(self_ptr self, jsonrpc::request& req, const std::string& key,
   call c{key, std::move(req.method), req.params.value_or(json::object()), std::move(env), flag,
          std::move(trace), std::move(request_state)};
   self->send(current_server(self), rpc_atom::value, std::move(c));
-}
-
-// A subscriptions/listen stream: registered with the notifier, which sends
-// the acknowledgement first; the request stays open until the client
-// cancels it or leaves.
-void listen(self_ptr self, const jsonrpc::request& req, const std::string& key) {
-  auto& st = self->state;
-  const auto& opts = *st.rt->options;
-  auto parsed = protocol::read_listen_filter(req.params.value_or(json::object()), opts.max_uris_per_listener);
-  if (auto* err = std::get_if<jsonrpc::error>(&parsed))
-    return fail(self, req.id, *err);
-  auto filter = std::get<protocol::listen_filter>(std::move(parsed));
-  // Honour only what this server offers.
-  if (!opts.subscriptions)
-    filter.uris.clear();
-  else if (opts.subscribable)
-    std::erase_if(filter.uris, [&](const std::string& u) { return !opts.subscribable(u); });
-  st.listens.insert(key);
-  self->request(st.rt->notifier(), ask_timeout, listen_atom::value,
-                listen_request{session_link{handle_of(self), st.out, st.id}, key, std::move(filter)})
-    .then(
-      [self, id = req.id, key](protocol::outcome& out) {
-        if (auto* err = std::get_if<jsonrpc::error>(&out)) {
-          self->state.listens.erase(key);
-          fail(self, id, *err);
-        }
-      },
-      [self, id = req.id, key](caf::error& e) {
-        self->state.listens.erase(key);
-        fail(self, id, error_of(jsonrpc::code::internal_error, self->system().render(e)));
-      });
-}
-
-// 2026-07-28: no session state; the client's facts come from `_meta`.
-void serve_stateless(self_ptr self, jsonrpc::request& req, const std::string& key) {
-  auto& st = self->state;
-  st.stateless[key] = req.method;
-  const json params = req.params.value_or(json::object());
-  auto meta = protocol::read_request_meta(params);
-  if (auto* err = std::get_if<jsonrpc::error>(&meta))
-    return fail(self, req.id, *err);
-  if (protocol::removed_in_stateless(req.method))
-    return fail(self, req.id, error_of(jsonrpc::code::method_not_found,
-                                       "Method not found: " + req.method + " is not part of protocol "
-                                         + std::string(stateless_protocol_version)));
-  if (req.method == "subscriptions/listen")
-    return listen(self, req, key);
-  auto& m = std::get<protocol::request_meta>(meta);
-  auto env = std::make_shared<session_env>();
-  env->session = handle_of(self);
-  env->session_id = st.id;
-  env->protocol_version = m.protocol_version;
-  env->client_capabilities = std::move(m.client_capabilities);
-  // No `_meta` log level: no log messages at all.
-  env->log_level = std::make_shared<std::atomic<int>>(
-    m.level ? static_cast<int>(*m.level) : static_cast<int>(log_level::emergency) + 1);
-  env->stateless = true;
-  json state;
-  if (auto it = params.find("requestState"); it != params.end()) {
-    auto opened = it->is_string() ? st.rt->request_state.open(it->get<std::string>()) : std::nullopt;
-    if (!opened)
-      return fail(self, req.id, error_of(jsonrpc::code::invalid_params,
-                                         "requestState integrity check failed: it was not issued "
-                                         "by this server or was altered"));
-    state = std::move(*opened);
-  }
-  forward(self, req, key, std::move(env), std::move(state));
 }
 
 void on_request(self_ptr self, jsonrpc::request& req) {
@@ -390,7 +310,9 @@ void on_text(self_ptr self, std::string& text) {
   on_message(self, std::get<jsonrpc::message>(parsed));
 }
 
-} // namespace
+} // namespace session_ops
+
+using namespace session_ops;
 
 session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<runtime> rt,
                                               std::shared_ptr<outbound> out, std::string id) {
