@@ -384,11 +384,10 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
     [self](forget_atom, std::string& ask_id) {
       if (self->state.asks.erase(ask_id))
         send_frame(self,
-                   std::make_shared<const std::string>(
+                   std::make_shared<const std::string>(jsonrpc::wire_text(
                      json{{"jsonrpc", "2.0"},
                           {"method", "notifications/cancelled"},
-                          {"params", {{"requestId", ask_id}, {"reason", "timed out"}}}}
-                       .dump()),
+                          {"params", {{"requestId", ask_id}, {"reason", "timed out"}}}})),
                    routing{});
     },
   };
