@@ -2,8 +2,9 @@
 one round of a real run, plus a second round with a traced storm whose server
 dropped spans and a TS fan-out that lost a notification, and two more rounds
 of the fan-out pair, made up so that the best untraced round (lucky) and the
-paired median tell different costs), and two rounds of floor (b) one round at
-a time, the faster of which gives the latency rows' floor column)."""
+paired median tell different costs), two rounds of floor (b) one round at
+a time, the faster of which gives the latency rows' floor column, and three
+rounds of one clustered node, made up to pair with the fan-out rounds)."""
 import json
 import pathlib
 import subprocess
@@ -62,6 +63,13 @@ correctness = next(line for line in out.splitlines() if line.startswith("correct
 expect("ts_fanout: FAIL lost=1" in correctness, "a lost notification is not reported")
 expect("cafmcp_storm_traced: FAIL server dropped spans" in correctness, "dropped spans are not reported")
 expect("cafmcp_fanout: ok" in correctness, "a clean run is not ok")
+
+# The cluster rows pair each round with the single node's run of that round
+# (the test data's clustered rounds: 0.90x, 0.70x, 0.95x; p50 +200, +900, +100 us).
+clustered = rows["one node with --cluster, fan-out one at a time"]
+expect(clustered[3] == "0.90x", f"clustered rate, median of rounds: {clustered[3]} != 0.90x")
+expect(clustered[4] == "200", f"clustered p50 added, median of rounds: {clustered[4]} != 200")
+expect("cafmcp_fanout_clustered: ok" in correctness, "the clustered run's correctness is not reported")
 
 if failures:
     print(out)
