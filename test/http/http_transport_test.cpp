@@ -381,47 +381,49 @@ TEST_F(QuickKeepAlive, IdleStreamsGetKeepAliveComments) {
 namespace cafmcp::test {
 namespace {
 
+// A tool "hold" whose call stays in flight until release(); started()
+// returns once it is.
+struct held_tool {
+  std::shared_ptr<std::promise<void>> started_ = std::make_shared<std::promise<void>>();
+  std::shared_ptr<std::promise<void>> release_ = std::make_shared<std::promise<void>>();
+  tool make() const {
+    tool t = text_tool("hold");
+    t.handler = [started = started_, released = release_->get_future().share()](const json&, request_context&) {
+      started->set_value();
+      released.wait();
+      return tool_result::text("too late");
+    };
+    return t;
+  }
+  void started() const { started_->get_future().wait(); }
+  void release() const { release_->set_value(); }
+};
+
 TEST_F(HttpTest, ACancelledRequestsPostEndsWithoutAResponse) {
-  auto started = std::make_shared<std::promise<void>>();
-  auto release = std::make_shared<std::promise<void>>();
-  auto released = release->get_future().share();
-  tool t = text_tool("hold");
-  t.handler = [started, released](const json&, request_context&) {
-    started->set_value();
-    released.wait();
-    return tool_result::text("too late");
-  };
-  srv->add_tool(t).get();
+  held_tool hold;
+  srv->add_tool(hold.make()).get();
   auto s = initialize();
   raw_http call(port);
   call.send("POST", rpc(42, "tools/call", {{"name", "hold"}}), {{"Mcp-Session-Id", s.id}});
-  started->get_future().wait(); // the call is in flight before it is cancelled
+  hold.started(); // the call is in flight before it is cancelled
   s.conn->send("POST", R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":42}})",
                {{"Mcp-Session-Id", s.id}});
   EXPECT_EQ(s.conn->read_reply().status, 202);
   auto r = call.read_reply(); // the held POST is answered, with no JSON-RPC response
   EXPECT_EQ(r.status, 202);
   EXPECT_TRUE(r.body.empty());
-  release->set_value();
+  hold.release();
 }
 
 // A session deleted while one of its calls is in flight: that POST is owed
 // an answer. It used to be closed with no HTTP response at all.
 TEST_F(HttpTest, ARequestInFlightWhenItsSessionIsDeletedIsAnswered) {
-  auto started = std::make_shared<std::promise<void>>();
-  auto release = std::make_shared<std::promise<void>>();
-  auto released = release->get_future().share();
-  tool t = text_tool("hold");
-  t.handler = [started, released](const json&, request_context&) {
-    started->set_value();
-    released.wait();
-    return tool_result::text("too late");
-  };
-  srv->add_tool(t).get();
+  held_tool hold;
+  srv->add_tool(hold.make()).get();
   auto s = initialize();
   raw_http call(port);
   call.send("POST", rpc(42, "tools/call", {{"name", "hold"}}), {{"Mcp-Session-Id", s.id}});
-  started->get_future().wait(); // in flight before the DELETE
+  hold.started(); // in flight before the DELETE
   s.conn->send("DELETE", "", {{"Mcp-Session-Id", s.id}});
   EXPECT_EQ(s.conn->read_reply().status, 200);
   auto r = call.read_reply();
@@ -430,7 +432,7 @@ TEST_F(HttpTest, ARequestInFlightWhenItsSessionIsDeletedIsAnswered) {
   EXPECT_EQ(body["id"], 42);
   EXPECT_EQ(body["error"]["code"], -32000);
   EXPECT_NE(body["error"]["message"].get<std::string>().find("Session ended"), std::string::npos);
-  release->set_value();
+  hold.release();
 }
 
 } // namespace
