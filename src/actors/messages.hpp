@@ -147,7 +147,7 @@ using settlement_ptr = std::shared_ptr<settlement>;
 /// One entry read back from a cluster's change log, in log order.
 struct logged_change {
   protocol::log_record record;
-  bool own = false;     // made by this node: already in its registry
+  bool own = false;     // made by this node (its future settles now)
   bool history = false; // logged before this node started: replica only
   // 1, 2, ... in the order the reader hands them on: a gap means messages
   // were dropped on the way (a server actor between incarnations).

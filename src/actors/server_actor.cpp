@@ -85,16 +85,18 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
       }
       self->send(rt->notifier(), updated_atom::value, std::move(uri), std::move(trace));
     },
-    // Clustered: every change, this node's too, in log order. Another
-    // node's data-only change is made here first, so a client told of it
-    // finds it when it reads.
+    // Clustered: every change, this node's too, in log order. A data-only
+    // change is made here first, so a client told of it finds it when it
+    // reads. This node's own replicas are made again too: when two nodes
+    // change one resource at once, the log's order decides on every node
+    // (each made its own change first, and the other's after, otherwise).
     [self, rt](logged_atom, logged_change& lc) {
       auto& r = lc.record;
       // Entries the reader handed on were lost while this actor restarted:
       // what they said is not known here, so everyone re-reads everything.
       if (rt->logged_handled.exchange(lc.handed) + 1 != lc.handed)
         r.resync = true;
-      if (!lc.own && !r.replica.is_null())
+      if (!r.replica.is_null())
         protocol::apply_replica(*rt->registry, r.replica);
       if (lc.history)
         return;

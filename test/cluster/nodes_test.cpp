@@ -176,6 +176,40 @@ TEST_P(Cluster, DataOnlyResourcesReplicateAndALateNodeRecreatesThem) {
   EXPECT_EQ(s3->request("resources/read", {{"uri", "test://doc"}})["error"]["code"], -32002);
 }
 
+// Two nodes change one resource at once: each made its own change first,
+// so without the log deciding, each would end with the other's value.
+TEST_P(Cluster, ConcurrentChangesToOneResourceEndTheSameOnEveryNode) {
+  server n1(node("n1")), n2(node("n2"));
+  auto s2 = session(n2);
+  ASSERT_TRUE(applied(n1.add_resource(text_resource("test://contested", "contested", "0"))));
+  heard_until(*s2, "test://contested");
+  std::vector<std::future<bool>> made1, made2;
+  std::thread a([&] {
+    for (int i = 0; i < 50; ++i)
+      made1.push_back(n1.set_resource_contents("test://contested", {resource_contents::make_text("test://contested", "n1-" + std::to_string(i))}));
+  });
+  std::thread b([&] {
+    for (int i = 0; i < 50; ++i)
+      made2.push_back(n2.set_resource_contents("test://contested", {resource_contents::make_text("test://contested", "n2-" + std::to_string(i))}));
+  });
+  a.join();
+  b.join();
+  for (auto* made : {&made1, &made2})
+    for (auto& f : *made)
+      ASSERT_TRUE(applied(std::move(f)));
+  // Both have read every change back (each future settles on its own node
+  // only): a marker from each, heard on the other, says so.
+  auto s1 = session(n1);
+  ASSERT_TRUE(applied(n1.add_prompt(simple_prompt("from-n1"))));
+  ASSERT_TRUE(applied(n2.add_prompt(simple_prompt("from-n2"))));
+  heard_until(*s1, "from-n2");
+  heard_until(*s2, "from-n1");
+  auto text = [](in_process_client& c) {
+    return c.request("resources/read", {{"uri", "test://contested"}})["result"]["contents"][0]["text"];
+  };
+  EXPECT_EQ(text(*s1), text(*s2));
+}
+
 INSTANTIATE_TEST_SUITE_P(Logs, Cluster, ::testing::Values(log_kind{"memory", false}, log_kind{"redis", true}),
                          [](const auto& info) { return std::string(info.param.name); });
 
