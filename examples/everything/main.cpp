@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
                "run quick tools' handlers on threads of their own too (for comparing)");
   cafmcp::cluster_options cluster;
   app.add_option("--cluster", cluster.url,
-                 "run as one node of a cluster sharing this change log: redis://HOST:PORT[/DB]");
+                 "run as one node of a cluster sharing this change log: redis://[[USER]:PASSWORD@]HOST:PORT[/DB] "
+                 "(or CAFMCP_CLUSTER_URL, which keeps a password out of the process list)");
   app.add_option("--node-id", cluster.node_id, "this node's name in the cluster (default: random)");
   app.add_option("--cluster-prefix", cluster.key_prefix, "prefix of the cluster's Redis keys")
     ->capture_default_str();
@@ -60,6 +61,9 @@ int main(int argc, char** argv) {
                  "changes held while the log is unreachable, then one resync instead")
     ->capture_default_str()->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
+  if (cluster.url.empty())
+    if (const char* env = std::getenv("CAFMCP_CLUSTER_URL"))
+      cluster.url = env;
   if (cluster.secret.empty())
     if (const char* env = std::getenv("CAFMCP_CLUSTER_SECRET"))
       cluster.secret = env;

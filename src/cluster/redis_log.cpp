@@ -50,6 +50,15 @@ public:
       throw std::runtime_error("redis " + where.host + ":" + std::to_string(where.port) + ": " + why);
     }
     redisSetTimeout(ctx_, to_timeval(timeout_));
+    if (where.password) { // the server's answer, never the password, goes in the message
+      auto r = where.user.empty() ? command({"AUTH", *where.password})
+                                  : command({"AUTH", where.user, *where.password});
+      if (!r || r->type == REDIS_REPLY_ERROR) {
+        auto why = r ? std::string(text_of(r.get())) : error();
+        redisFree(ctx_);
+        throw std::runtime_error("redis " + where.host + ":" + std::to_string(where.port) + " AUTH: " + why);
+      }
+    }
     if (where.db != 0) {
       auto db = std::to_string(where.db);
       auto r = command({"SELECT", db});

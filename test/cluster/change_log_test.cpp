@@ -239,5 +239,37 @@ TEST_F(RedisOutage, AnOverflowingOutboxTurnsIntoOneResyncAndReleasesWhatItDroppe
   EXPECT_EQ(writer.taken(12), nullptr); // handed back once
 }
 
+// A Redis that asks for a password (requirepass): the URL's credentials
+// are sent with AUTH; a wrong one is refused at connect, and a message
+// never repeats it.
+TEST(RedisAuth, TheUrlsPasswordOpensTheLogAndAWrongOneIsRefused) {
+  test::redis_process redis(test::free_loopback_port(), {"--requirepass", "right horse"});
+  auto url = [&](const std::string& userinfo) {
+    log_settings s;
+    s.url = "redis://" + userinfo + "127.0.0.1:" + std::to_string(redis.port());
+    s.timeout = 1000ms;
+    return connector_for(s);
+  };
+  auto ok = url(":right%20horse@")();
+  std::vector<std::string> one{"entry"};
+  EXPECT_EQ(ok->append(one), 1u);
+  auto read = ok->read(log_position{}, 10, 0ms);
+  ASSERT_TRUE(read);
+  EXPECT_EQ(read->size(), 1u);
+
+  auto none = url("")(); // connects, and the first command is refused
+  EXPECT_EQ(none->append(one), 0u);
+  EXPECT_NE(none->error().find("NOAUTH"), std::string::npos) << none->error();
+
+  try {
+    url(":wrong%20staple@")();
+    ADD_FAILURE() << "a wrong password was accepted";
+  } catch (const std::runtime_error& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("AUTH"), std::string::npos) << what;
+    EXPECT_EQ(what.find("wrong staple"), std::string::npos) << what;
+  }
+}
+
 } // namespace
 } // namespace cafmcp::cluster

@@ -22,6 +22,28 @@ TEST(ClusterUrl, RedisWithPortAndDatabase) {
   EXPECT_EQ(v6.port, 7000);
 }
 
+TEST(ClusterUrl, CredentialsArePercentDecodedAndNeverRepeated) {
+  auto a = std::get<redis_address>(parse_log_url("redis://:s3cr%40t@cache:6380/1"));
+  EXPECT_EQ(a.user, "");
+  EXPECT_EQ(a.password, "s3cr@t");
+  EXPECT_EQ(a.host, "cache");
+  EXPECT_EQ(a.db, 1u);
+  auto u = std::get<redis_address>(parse_log_url("redis://mcp:pw@h"));
+  EXPECT_EQ(u.user, "mcp");
+  EXPECT_EQ(u.password, "pw");
+  EXPECT_FALSE(std::get<redis_address>(parse_log_url("redis://h")).password);
+  EXPECT_EQ(redacted("redis://mcp:hunter2@h:1/2"), "redis://mcp:***@h:1/2");
+  EXPECT_EQ(redacted("redis://h:1"), "redis://h:1");
+  for (auto bad : {"redis://:hunter2@h:x", "redis://:hunter2@", "redis://mcp@h", "redis://:hunter2%zz@h"}) {
+    try {
+      parse_log_url(bad);
+      ADD_FAILURE() << "accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()).find("hunter2"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(ClusterUrl, MemoryLogsHaveNames) {
   EXPECT_EQ(std::get<memory_address>(parse_log_url("memory://a")).name, "a");
   EXPECT_THROW(parse_log_url("memory://"), std::invalid_argument);
@@ -29,7 +51,7 @@ TEST(ClusterUrl, MemoryLogsHaveNames) {
 
 TEST(ClusterUrl, EverythingElseIsRefusedWithItsReason) {
   for (auto bad : {"", "http://x:1", "redis://", "redis://:6379", "redis://h:0", "redis://h:99999",
-                   "redis://h:x", "redis://h/db", "redis://user:pw@h:1", "redis://[::1"}) {
+                   "redis://h:x", "redis://h/db", "redis://[::1"}) {
     try {
       parse_log_url(bad);
       ADD_FAILURE() << bad << " was accepted";

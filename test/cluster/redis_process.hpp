@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -33,7 +34,10 @@ inline std::uint16_t free_loopback_port() {
 
 class redis_process {
 public:
-  explicit redis_process(std::uint16_t port = free_loopback_port()) : port_(port) { start(); }
+  explicit redis_process(std::uint16_t port = free_loopback_port(), std::vector<std::string> extra = {})
+    : port_(port), extra_(std::move(extra)) {
+    start();
+  }
   ~redis_process() { stop(); }
   redis_process(const redis_process&) = delete;
   redis_process& operator=(const redis_process&) = delete;
@@ -55,9 +59,13 @@ public:
       ::close(out[0]);
       ::close(out[1]);
       auto port = std::to_string(port_);
-      ::execlp("redis-server", "redis-server", "--port", port.c_str(), "--bind", "127.0.0.1",
-               "--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "notice",
-               static_cast<char*>(nullptr));
+      std::vector<const char*> argv{"redis-server", "--port", port.c_str(), "--bind", "127.0.0.1",
+                                    "--save", "", "--appendonly", "no", "--daemonize", "no",
+                                    "--loglevel", "notice"};
+      for (auto& e : extra_)
+        argv.push_back(e.c_str());
+      argv.push_back(nullptr);
+      ::execvp("redis-server", const_cast<char* const*>(argv.data()));
       ::_exit(127);
     }
     ::close(out[1]);
@@ -99,6 +107,7 @@ private:
   }
 
   std::uint16_t port_;
+  std::vector<std::string> extra_; // more redis-server arguments
   pid_t pid_ = -1;
 };
 
