@@ -72,6 +72,17 @@ public:
   /// A new session for a transport. The transport feeds it inbound texts
   /// and receives outbound frames through `out`.
   std::shared_ptr<connection> connect(std::shared_ptr<outbound> out);
+  /// The same, for a session its transport names (HTTP's Mcp-Session-Id):
+  /// in a cluster, any node can serve it by that name (adopt).
+  std::shared_ptr<connection> connect(std::shared_ptr<outbound> out, std::string session_id);
+  /// Clustered: serve here the session `session_id` that another node
+  /// started, in the state the change log last recorded for it. nullptr
+  /// when this node knows no such session (never announced, ended, or not
+  /// clustered): the transport answers as for any unknown session.
+  std::shared_ptr<connection> adopt(std::shared_ptr<outbound> out, const std::string& session_id);
+  /// The client ended session `session_id` (HTTP DELETE): clustered, no
+  /// node adopts it any more.
+  void forget(const std::string& session_id);
 
   /// Serves one client over stdin/stdout until EOF (then returns 0).
   int serve_stdio();

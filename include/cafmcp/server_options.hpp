@@ -50,6 +50,9 @@ struct cluster_options {
   std::size_t outbox_limit = 10000;
   /// Entries the log keeps (Redis trims approximately beyond it).
   std::size_t log_max_entries = 100000;
+  /// Sessions whose state each node keeps from the log, so that any node
+  /// can serve any of them (oldest forgotten first past it).
+  std::size_t max_known_sessions = 100000;
   /// Connect and command timeout for the log; also the wait between retries
   /// is a tenth of it.
   std::chrono::milliseconds log_timeout{2000};

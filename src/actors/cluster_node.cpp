@@ -84,8 +84,54 @@ void cluster_node::publish(protocol::log_record r, settlement_ptr done) {
     std::move(done));
 }
 
-settlement_ptr cluster_node::delivered(std::uint64_t seq) {
-  return std::static_pointer_cast<settlement>(writer_->taken(seq));
+settlement_ptr cluster_node::delivered(std::uint64_t seq) { return writer_->taken(seq); }
+
+std::optional<protocol::session_record> cluster_node::known_session(const std::string& id) {
+  {
+    std::lock_guard<std::mutex> g(known_mtx_);
+    if (auto it = known_.find(id); it != known_.end())
+      return it->second;
+  }
+  // Announced elsewhere a moment ago, perhaps: read as far as the log
+  // reaches now, then look again. (An unknown id costs one round trip; with
+  // the log unreachable, none: the caller answers that it cannot tell.)
+  if (problem())
+    return std::nullopt;
+  std::optional<cluster::log_position> newest;
+  {
+    std::lock_guard<std::mutex> g(probe_mtx_);
+    try {
+      if (!probe_)
+        probe_ = connect_();
+      newest = probe_->newest();
+    } catch (const std::exception&) {
+    }
+    if (!newest)
+      probe_.reset(); // a new connection next time
+  }
+  if (!newest)
+    return std::nullopt;
+  std::unique_lock<std::mutex> g(known_mtx_);
+  read_further_.wait_for(g, rt_.options->cluster.log_timeout, [&] { return read_upto_ >= *newest; });
+  if (auto it = known_.find(id); it != known_.end())
+    return it->second;
+  return std::nullopt;
+}
+
+void cluster_node::remember(const protocol::log_record::session_note& note) {
+  std::lock_guard<std::mutex> g(known_mtx_);
+  if (!note.record) {
+    known_.erase(note.id);
+    return; // its id stays in known_order_ until it comes round: harmless
+  }
+  auto [it, added] = known_.insert_or_assign(note.id, *note.record);
+  if (!added)
+    return;
+  known_order_.push_back(note.id);
+  while (known_.size() > rt_.options->cluster.max_known_sessions && !known_order_.empty()) {
+    known_.erase(known_order_.front());
+    known_order_.pop_front();
+  }
 }
 
 // On the reader's thread, in log order.
@@ -102,9 +148,16 @@ void cluster_node::on_entries(std::vector<cluster::log_entry>& entries, bool his
     // they said cannot be replayed, so every session re-reads everything.
     if (verdict == cluster::origin_filter::verdict::after_gap)
       r->resync = true;
+    if (r->session)
+      remember(*r->session);
     bool mine = own(*r);
     caf::anon_send(server, logged_atom::value, logged_change{std::move(*r), mine, history, ++handed_});
   }
+  if (!entries.empty()) {
+    std::lock_guard<std::mutex> g(known_mtx_);
+    read_upto_ = entries.back().position;
+  }
+  read_further_.notify_all();
 }
 
 } // namespace cafmcp::actors

@@ -9,9 +9,13 @@
 //   server actor --publish--> log_writer --XADD--> log
 //   log --XREAD--> log_reader --logged--> server actor --change--> notifier
 #include <cstdint>
+#include <condition_variable>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "actors/messages.hpp"
 #include "cluster/link_health.hpp"
@@ -42,6 +46,12 @@ public:
   void publish(protocol::log_record r, settlement_ptr done);
   /// The settlement of this node's entry `seq`, read back from the log.
   settlement_ptr delivered(std::uint64_t seq);
+
+  /// What the log last said of session `id` (any node's), if anything:
+  /// what another node needs to serve it. From any thread. Not known yet:
+  /// it waits (up to the log timeout) until this node has read the log as
+  /// far as it reaches now, for a session announced a moment ago.
+  std::optional<protocol::session_record> known_session(const std::string& id);
   bool own(const protocol::log_record& r) const { return r.origin == origin_; }
 
   std::optional<std::string> problem() const { return health_.problem(); }
@@ -56,8 +66,21 @@ private:
   const std::string origin_;
   cluster::log_connector connect_;
   cluster::link_health health_;
+  void remember(const protocol::log_record::session_note& note);
+
   cluster::origin_filter filter_; // the reader thread's alone
   std::uint64_t handed_ = 0;      // the same
+  // Sessions the log told of, newest record each, oldest first out past
+  // cluster_options::max_known_sessions. Written by the reader thread, read
+  // when a request names a session this node does not hold.
+  mutable std::mutex known_mtx_;
+  std::condition_variable read_further_;
+  std::unordered_map<std::string, protocol::session_record> known_;
+  std::deque<std::string> known_order_;
+  cluster::log_position read_upto_; // the last entry the reader handed on
+  // One connection to ask the log how far it reaches (known_session).
+  std::mutex probe_mtx_;
+  std::unique_ptr<cluster::log_backend> probe_;
   std::unique_ptr<cluster::log_writer> writer_;
   std::unique_ptr<cluster::log_reader> reader_;
 };

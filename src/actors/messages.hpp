@@ -23,6 +23,7 @@
 #include "protocol/listen.hpp"
 #include "protocol/log_record.hpp"
 #include "protocol/mutation.hpp"
+#include "protocol/session_record.hpp"
 
 namespace cafmcp::actors {
 
@@ -51,6 +52,12 @@ using run_atom = caf::atom_constant<caf::atom("run")>;
 using settle_atom = caf::atom_constant<caf::atom("settle")>;
 using logged_atom = caf::atom_constant<caf::atom("logged")>;
 using resync_atom = caf::atom_constant<caf::atom("resync")>;
+using adopt_atom = caf::atom_constant<caf::atom("adopt")>;
+using restate_atom = caf::atom_constant<caf::atom("restate")>;
+
+/// A session's subscriptions as the notifier indexes them: (uri or
+/// template text, is a template).
+using subscription_list = std::vector<std::pair<std::string, bool>>;
 
 /// A server->client request made by a handler (sampling, elicitation...).
 struct client_ask {
@@ -71,6 +78,7 @@ using session_actor = caf::typed_actor<
   caf::reacts_to<reply_atom, std::string, protocol::outcome>,   // final answer to request key
   caf::reacts_to<emit_atom, std::string, frame>,                // progress/log for request key
   caf::reacts_to<ask_atom, std::string, client_ask>,            // handler asks the client
+  caf::reacts_to<restate_atom, std::vector<std::string>, int>,  // clustered: subscriptions, level
   caf::reacts_to<forget_atom, std::string>,                     // handler stopped waiting
   caf::reacts_to<release_atom, std::string>,                    // stream of key may close
   caf::reacts_to<run_atom, call, protocol::job>>;               // a quick handler, run here
@@ -142,7 +150,10 @@ private:
   std::shared_ptr<std::promise<bool>> done_;
   bool applied_;
 };
-using settlement_ptr = std::shared_ptr<settlement>;
+/// What the notifier lets go of after the broadcasts before it: a
+/// settlement, or any other token whose release is the signal (a cluster's
+/// deferred answer to a session request).
+using settlement_ptr = std::shared_ptr<void>;
 
 /// One entry read back from a cluster's change log, in log order.
 struct logged_change {
@@ -165,6 +176,8 @@ using notifier_actor = caf::typed_actor<
   caf::reacts_to<updated_atom, std::string, trace_context>,
   caf::reacts_to<settle_atom, settlement_ptr>,                 // after the broadcasts before it
   caf::reacts_to<resync_atom, trace_context>,                  // changes were lost: re-read all
+  caf::reacts_to<adopt_atom, session_link, subscription_list>, // clustered: another node's session
+  caf::reacts_to<restate_atom, std::string, subscription_list, int>, // its state changed elsewhere
   caf::replies_to<listen_atom, listen_request>::with<protocol::outcome>, // acks on the stream
   caf::reacts_to<unlisten_atom, session_actor, std::string>,   // the stream ended
   caf::replies_to<stats_atom>::with<server_stats>>;
@@ -176,7 +189,8 @@ using server_actor = caf::typed_actor<
   caf::replies_to<sub_atom, session_actor, std::string>::with<protocol::outcome>,
   caf::reacts_to<mutate_atom, mutation>,
   caf::reacts_to<updated_atom, std::string, trace_context>,    // resource_updated(uri)
-  caf::reacts_to<logged_atom, logged_change>>;                 // from the cluster's log
+  caf::reacts_to<logged_atom, logged_change>,                  // from the cluster's log
+  caf::reacts_to<adopt_atom, session_link, protocol::session_record>>; // serve another node's session
 
 } // namespace cafmcp::actors
 
@@ -195,3 +209,5 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::listen_request)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::mutation)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::settlement_ptr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::logged_change)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::subscription_list)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::protocol::session_record)

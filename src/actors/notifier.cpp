@@ -16,7 +16,11 @@ void drop_listener(notifier_state& st, std::uint64_t lid) {
 
 void forget(notifier_state& st, std::uint64_t id) {
   st.index.drop(id);
-  st.sessions.erase(id);
+  if (auto it = st.sessions.find(id); it != st.sessions.end()) {
+    if (auto n = st.by_name.find(it->second.link.id); n != st.by_name.end() && n->second == id)
+      st.by_name.erase(n);
+    st.sessions.erase(it);
+  }
   auto [from, to] = st.listeners_of_session.equal_range(id);
   for (auto it = from; it != to; ++it)
     drop_listener(st, it->second);
@@ -157,7 +161,38 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
     [self, rt](join_atom, session_link& link) {
       auto id = link.handle.id();
       self->monitor(link.handle);
+      if (rt->options->cluster.url.size())
+        rt->notifier_data->by_name[link.id] = id;
       rt->notifier_data->sessions[id] = notifier_state::member{std::move(link), false};
+    },
+    // A session another node started, served here from now on: known,
+    // subscribed and active at once (the client operates already).
+    [self, rt](adopt_atom, session_link& link, subscription_list& subs) {
+      auto& st = *rt->notifier_data;
+      auto id = link.handle.id();
+      self->monitor(link.handle);
+      st.by_name[link.id] = id;
+      for (auto& [uri, is_template] : subs)
+        st.index.subscribe(id, uri, is_template, rt->options->max_subscriptions_per_session);
+      st.sessions[id] = notifier_state::member{std::move(link), true};
+    },
+    // Its state changed on another node (a subscription, the log level):
+    // the copy here follows, in log order with the changes.
+    [rt](restate_atom, std::string& name, subscription_list& subs, int level) {
+      auto& st = *rt->notifier_data;
+      auto n = st.by_name.find(name);
+      if (n == st.by_name.end())
+        return;
+      auto m = st.sessions.find(n->second);
+      if (m == st.sessions.end())
+        return;
+      st.index.drop(n->second);
+      std::vector<std::string> uris;
+      for (auto& [uri, is_template] : subs) {
+        st.index.subscribe(n->second, uri, is_template, rt->options->max_subscriptions_per_session);
+        uris.push_back(uri);
+      }
+      caf::anon_send(m->second.link.handle, restate_atom::value, std::move(uris), level);
     },
     [](settle_atom, settlement_ptr& s) { s.reset(); }, // the broadcasts before it are out
     [rt](activate_atom, session_actor& s) {

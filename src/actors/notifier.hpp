@@ -4,6 +4,7 @@
 // get it. Its state lives outside the actor (held by the supervisor's
 // runtime), so a restarted notifier loses no session and no subscription.
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 
 #include "actors/messages.hpp"
@@ -19,6 +20,9 @@ struct notifier_state {
     bool active = false; // saw `initialized`: notifications may flow
   };
   std::unordered_map<std::uint64_t, member> sessions; // by actor id
+  // Clustered: a session's actor id by its Mcp-Session-Id, for the changes
+  // of its state that another node logs.
+  std::unordered_map<std::string, std::uint64_t> by_name;
   // subscriptions/listen streams (2026-07-28), subscribers of the same
   // index under ids with the top bit set (session ids never have it).
   struct listener {

@@ -35,6 +35,17 @@ private:
 
 } // namespace
 
+std::shared_ptr<connection> server::impl::start_session(std::shared_ptr<outbound> out, std::string id, bool named,
+                                                       std::optional<protocol::session_record> adopted) {
+  auto handle = system->spawn(actors::session_behavior, rt, std::move(out), id, named, std::move(adopted));
+  {
+    std::lock_guard<std::mutex> guard(sessions_mtx);
+    std::erase_if(sessions, [](const caf::weak_actor_ptr& w) { return !w.lock(); });
+    sessions.push_back(caf::actor_cast<caf::weak_actor_ptr>(handle));
+  }
+  return std::make_shared<session_connection>(std::move(handle), std::move(id));
+}
+
 server::server(server_options options) : impl_(std::make_unique<impl>(std::move(options))) {}
 server::~server() = default;
 
@@ -94,15 +105,30 @@ void server::resource_updated(std::string uri) {
 }
 
 std::shared_ptr<connection> server::connect(std::shared_ptr<outbound> out) {
-  auto& rt = impl_->rt;
-  auto id = "session-" + std::to_string(++rt->next_session);
-  auto handle = impl_->system->spawn(actors::session_behavior, rt, std::move(out), id);
-  {
-    std::lock_guard<std::mutex> guard(impl_->sessions_mtx);
-    std::erase_if(impl_->sessions, [](const caf::weak_actor_ptr& w) { return !w.lock(); });
-    impl_->sessions.push_back(caf::actor_cast<caf::weak_actor_ptr>(handle));
+  return impl_->start_session(std::move(out), "session-" + std::to_string(++impl_->rt->next_session), false,
+                              std::nullopt);
+}
+
+std::shared_ptr<connection> server::connect(std::shared_ptr<outbound> out, std::string session_id) {
+  return impl_->start_session(std::move(out), std::move(session_id), true, std::nullopt);
+}
+
+std::shared_ptr<connection> server::adopt(std::shared_ptr<outbound> out, const std::string& session_id) {
+  auto& cluster = impl_->rt->cluster;
+  if (!cluster)
+    return nullptr;
+  auto record = cluster->known_session(session_id);
+  if (!record)
+    return nullptr;
+  return impl_->start_session(std::move(out), session_id, true, std::move(record));
+}
+
+void server::forget(const std::string& session_id) {
+  if (auto& cluster = impl_->rt->cluster) {
+    protocol::log_record r;
+    r.session = protocol::log_record::session_note{session_id, std::nullopt};
+    cluster->publish(std::move(r), nullptr);
   }
-  return std::make_shared<session_connection>(std::move(handle), std::move(id));
 }
 
 server_health server::health() const {

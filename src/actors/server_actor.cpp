@@ -6,6 +6,17 @@
 #include "protocol/replica.hpp"
 
 namespace cafmcp::actors {
+namespace {
+
+// Which of a session's subscriptions are to a template's text.
+subscription_list subscriptions_of(const protocol::registry& reg, const std::vector<std::string>& uris) {
+  subscription_list subs;
+  for (auto& u : uris)
+    subs.emplace_back(u, reg.templates.count(u) > 0);
+  return subs;
+}
+
+} // namespace
 
 server_actor::behavior_type server_behavior(server_actor::pointer self,
                                             std::shared_ptr<runtime> rt) {
@@ -69,11 +80,15 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
         // Whoever waits on the future wakes once these notifications are
         // out, and finds them sent if it then asks the notifier anything.
         if (m.done)
-          self->send(notifier, settle_atom::value, std::make_shared<settlement>(std::move(m.done), true));
+          self->send(notifier, settle_atom::value, settlement_ptr(std::make_shared<settlement>(std::move(m.done), true)));
         return;
       }
       if (m.done)
         m.done->set_value(effect.applied);
+    },
+    [self, rt](adopt_atom, session_link& link, protocol::session_record& record) {
+      self->send(rt->notifier(), adopt_atom::value, std::move(link),
+                 subscriptions_of(*rt->registry, record.subscriptions));
     },
     [self, rt](updated_atom, std::string& uri, trace_context& trace) {
       if (rt->cluster) {
@@ -107,6 +122,12 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
         self->send(notifier, updated_atom::value, std::move(*r.updated_uri), r.trace);
       if (r.resync)
         self->send(notifier, resync_atom::value, r.trace);
+      // Another node changed a session's state: a copy of it here follows.
+      // (This node's own session has its state already; an older snapshot
+      // read back would only set it back for a moment.)
+      if (r.session && r.session->record && !lc.own)
+        self->send(notifier, restate_atom::value, r.session->id,
+                   subscriptions_of(*rt->registry, r.session->record->subscriptions), r.session->record->log_level);
       if (lc.own)
         if (auto done = rt->cluster->delivered(r.seq))
           self->send(notifier, settle_atom::value, std::move(done));

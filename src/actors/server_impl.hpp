@@ -55,6 +55,9 @@ struct server::impl {
     system.reset(); // waits for every actor, workers included
   }
 
+  std::shared_ptr<connection> start_session(std::shared_ptr<outbound> out, std::string id, bool named,
+                                            std::optional<protocol::session_record> adopted);
+
   std::future<bool> mutate(std::string what,
                            std::function<protocol::mutation_effect(protocol::registry&)> apply) {
     auto done = std::make_shared<std::promise<bool>>();

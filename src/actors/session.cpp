@@ -85,6 +85,41 @@ void answer(self_ptr self, const jsonrpc::request_id& id, protocol::outcome out)
   send_frame(self, std::make_shared<const std::string>(std::move(text)), routing{key, true});
 }
 
+// Sends one frame when the last holder lets go: the answer to a request
+// that changed a clustered session's state, released once the new state is
+// in the log (so any node the client turns to next knows it).
+class deferred_frame {
+public:
+  deferred_frame(std::shared_ptr<outbound> out, frame f, routing where)
+    : out_(std::move(out)), f_(std::move(f)), where_(std::move(where)) {}
+  ~deferred_frame() { out_->send(std::move(f_), where_); } // a closed session refuses it: fine
+  deferred_frame(const deferred_frame&) = delete;
+  deferred_frame& operator=(const deferred_frame&) = delete;
+
+private:
+  std::shared_ptr<outbound> out_;
+  frame f_;
+  routing where_;
+};
+
+// The answer to a request that changed this session's state. Clustered
+// (and an HTTP session, which another node may serve): the session's record
+// is logged first, and the answer goes out once this node reads it back.
+void answer_after_record(self_ptr self, const jsonrpc::request_id& id, json result) {
+  auto& st = self->state;
+  auto* cluster = st.rt->cluster.get();
+  if (!cluster || !st.named || !st.env)
+    return answer(self, id, std::move(result));
+  protocol::log_record r;
+  r.session = protocol::log_record::session_note{
+    st.id, protocol::session_record{st.env->protocol_version, st.env->client_capabilities, st.log_level->load(),
+                                    {st.subscriptions.begin(), st.subscriptions.end()}}};
+  auto key = jsonrpc::to_key(id);
+  end_span(self, key, result);
+  auto text = std::make_shared<const std::string>(jsonrpc::serialize_result(id, result));
+  cluster->publish(std::move(r), std::make_shared<deferred_frame>(st.out, std::move(text), routing{key, true}));
+}
+
 void fail(self_ptr self, const std::optional<jsonrpc::request_id>& id, jsonrpc::error err) {
   routing where;
   if (id) {
@@ -135,7 +170,7 @@ void initialize(self_ptr self, const jsonrpc::request& req) {
   self->request(current_server(self), ask_timeout, init_atom::value, requested)
     .then(
       [self, id = req.id](json& result) {
-        answer(self, id, result);
+        answer_after_record(self, id, std::move(result));
         self->state.init_answered = true;
         if (self->state.initialized_early)
           activate(self);
@@ -157,7 +192,7 @@ void set_level(self_ptr self, const jsonrpc::request& req) {
                                        "logging/setLevel: level must be one of debug, info, "
                                        "notice, warning, error, critical, alert, emergency"));
   self->state.log_level->store(static_cast<int>(*parsed));
-  answer(self, req.id, json::object());
+  answer_after_record(self, req.id, json::object());
 }
 
 const std::string* uri_param(const jsonrpc::request& req) {
@@ -174,7 +209,16 @@ void subscribe(self_ptr self, const jsonrpc::request& req, bool on) {
   auto uri = uri_param(req);
   if (!uri)
     return fail(self, req.id, error_of(jsonrpc::code::invalid_params, req.method + " requires a string uri"));
-  auto reply = [self, id = req.id](protocol::outcome& out) { answer(self, id, out); };
+  auto reply = [self, id = req.id, uri = *uri, on](protocol::outcome& out) {
+    auto* result = std::get_if<json>(&out);
+    if (!result)
+      return answer(self, id, out);
+    if (on)
+      self->state.subscriptions.insert(uri);
+    else
+      self->state.subscriptions.erase(uri);
+    answer_after_record(self, id, std::move(*result));
+  };
   auto broken = [self, id = req.id](caf::error& e) {
     fail(self, id, error_of(jsonrpc::code::internal_error, self->system().render(e)));
   };
@@ -315,12 +359,30 @@ void on_text(self_ptr self, std::string& text) {
 using namespace session_ops;
 
 session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<runtime> rt,
-                                              std::shared_ptr<outbound> out, std::string id) {
+                                              std::shared_ptr<outbound> out, std::string id, bool named,
+                                              std::optional<protocol::session_record> adopted) {
   auto& st = self->state;
   st.rt = rt;
   st.out = out;
   st.id = id;
-  self->send(rt->notifier(), join_atom::value, session_link{handle_of(self), out, id});
+  st.named = named;
+  if (!adopted) {
+    self->send(rt->notifier(), join_atom::value, session_link{handle_of(self), out, id});
+  } else { // operating already: initialized on another node, as its record says
+    auto env = std::make_shared<session_env>();
+    env->session = handle_of(self);
+    env->session_id = id;
+    env->protocol_version = adopted->protocol_version;
+    env->client_capabilities = adopted->client_capabilities;
+    st.log_level->store(adopted->log_level);
+    env->log_level = st.log_level;
+    st.env = std::move(env);
+    st.phase = protocol::phase::operating;
+    st.init_answered = true;
+    st.subscriptions.insert(adopted->subscriptions.begin(), adopted->subscriptions.end());
+    // Through the server actor, which knows which subscriptions are to templates.
+    self->send(current_server(self), adopt_atom::value, session_link{handle_of(self), out, id}, std::move(*adopted));
+  }
   current_server(self);
   // The server actor died with our requests: answer them rather than
   // leaving the client waiting; its successor serves the next ones.
@@ -376,6 +438,11 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
         msg["params"] = std::move(ask.params);
       self->state.asks.emplace(ask.id, std::move(ask.answer));
       send_frame(self, std::make_shared<const std::string>(jsonrpc::wire_text(msg)), routing{key, false});
+    },
+    // Clustered: this session's state changed on another node.
+    [self](restate_atom, std::vector<std::string>& subscriptions, int level) {
+      self->state.subscriptions = {subscriptions.begin(), subscriptions.end()};
+      self->state.log_level->store(level);
     },
     [self](release_atom, std::string& key) {
       if (self->state.calls.count(key) && !self->state.closed)

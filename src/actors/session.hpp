@@ -4,6 +4,8 @@
 // cancellation and progress), the requests this server made to the client,
 // and the way out to the transport.
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -42,10 +44,18 @@ struct session_state {
   std::unordered_map<std::string, std::string> stateless;
   // Open subscriptions/listen streams, by the listen request's key.
   std::unordered_set<std::string> listens;
+  // Clustered: the resources/subscribe URIs this session holds, for the
+  // record every node keeps of it; and whether its transport named it (an
+  // HTTP session, which another node may serve).
+  std::set<std::string> subscriptions;
+  bool named = false;
 };
 
+/// `named`: `id` is the transport's (HTTP's Mcp-Session-Id). `adopted`: a
+/// session another node of the cluster started, resumed here from its record.
 session_actor::behavior_type session_behavior(session_actor::stateful_pointer<session_state> self,
                                               std::shared_ptr<runtime> rt,
-                                              std::shared_ptr<outbound> out, std::string id);
+                                              std::shared_ptr<outbound> out, std::string id, bool named,
+                                              std::optional<protocol::session_record> adopted);
 
 } // namespace cafmcp::actors

@@ -17,6 +17,9 @@ std::string encode(const log_record& r) {
     j["resync"] = true;
   if (!r.replica.is_null())
     j["r"] = r.replica;
+  if (r.session)
+    j["sess"] = {{"id", r.session->id},
+                 {"record", r.session->record ? to_json(*r.session->record) : json()}};
   if (!r.trace.empty())
     j["t"] = {{"traceparent", r.trace.traceparent}, {"tracestate", r.trace.tracestate}};
   // Replicas carry resource text a client chose: invalid UTF-8 is replaced,
@@ -50,6 +53,17 @@ std::optional<log_record> decode(std::string_view text) {
   r.resync = member_or<bool>(j, "resync", false);
   if (auto it = j.find("r"); it != j.end())
     r.replica = *it;
+  if (auto it = j.find("sess"); it != j.end()) {
+    auto id = member_or<std::string>(*it, "id", "");
+    if (id.empty())
+      return std::nullopt;
+    r.session = log_record::session_note{std::move(id), std::nullopt};
+    if (it->is_object() && it->contains("record") && !(*it)["record"].is_null()) {
+      r.session->record = session_record_from((*it)["record"]);
+      if (!r.session->record)
+        return std::nullopt;
+    }
+  }
   if (auto it = j.find("t"); it != j.end()) {
     r.trace.traceparent = member_or<std::string>(*it, "traceparent", "");
     r.trace.tracestate = member_or<std::string>(*it, "tracestate", "");

@@ -11,6 +11,7 @@
 
 #include "cafmcp/tracing.hpp"
 #include "protocol/change.hpp"
+#include "protocol/session_record.hpp"
 
 namespace cafmcp::protocol {
 
@@ -23,6 +24,12 @@ struct log_record {
   /// every node tells every session to re-read everything.
   bool resync = false;
   json replica;           // replica.hpp; null: nothing to apply elsewhere
+  /// A 2025-11-25 session's state changed (record), or it ended (none).
+  struct session_note {
+    std::string id; // its Mcp-Session-Id
+    std::optional<session_record> record;
+  };
+  std::optional<session_note> session;
   trace_context trace;    // the mutation span, continued by each node
 };
 

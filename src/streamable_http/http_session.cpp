@@ -1,13 +1,28 @@
 #include "streamable_http/http_session.hpp"
 
+#include <sys/random.h>
+
 #include "cafmcp/json.hpp"
 #include "streamable_http/sse.hpp"
 #include "streamable_http/transport_state.hpp"
 
 namespace cafmcp::http {
 
+namespace {
+
+// A random first event number (below 2^62, far from any other node's).
+std::uint64_t random_first_seq() {
+  std::uint64_t v = 0;
+  while (::getrandom(&v, sizeof v, 0) != static_cast<ssize_t>(sizeof v)) {
+  }
+  return (v >> 2) | 1;
+}
+
+} // namespace
+
 http_session::http_session(std::string id, transport_state& st, bool stateless)
-  : id_(std::move(id)), st_(st), outbox_(st.outbox), stateless_(stateless) {
+  : id_(std::move(id)), st_(st), outbox_(st.outbox), stateless_(stateless),
+    clustered_(!stateless && !st.srv.options().cluster.url.empty()) {
   new_stream(0);
 }
 
@@ -48,7 +63,8 @@ void deliver(outgoing& o) {
 http_session::stream& http_session::new_stream(std::uint64_t id) {
   return streams_
     .emplace(id, stream(event_store(st_.options.stream_history_events, st_.options.stream_history_age,
-                                    st_.options.stream_history_bytes)))
+                                    st_.options.stream_history_bytes,
+                                    id == 0 && clustered_ ? random_first_seq() : 1)))
     .first->second;
 }
 
@@ -225,6 +241,12 @@ void http_session::open_stream(const std::shared_ptr<http_conn>& c,
   auto it = streams_.find(stream_id);
   if (it == streams_.end())
     return st_.reject(c, 410, "Stream of event " + *last_event_id + " is gone", std::nullopt, headers());
+  if (resuming && clustered_ && stream_id == 0 && !it->second.history.issued(seq))
+    return st_.reject(c, 503,
+                      "Event " + *last_event_id
+                        + " was sent by another node of this cluster, which this node cannot replay; "
+                          "reconnect without Last-Event-ID",
+                      std::nullopt, headers());
   auto& s = it->second;
   if (auto current = s.conn.lock(); current && current->open()) {
     if (!resuming)

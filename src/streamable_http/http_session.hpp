@@ -100,6 +100,9 @@ private:
   transport_state& st_; // the loop thread's; actor threads use only outbox_
   std::shared_ptr<loop_handoff<outgoing>> outbox_;
   bool stateless_ = false;
+  // Clustered: the session's events may have been sent by another node, and
+  // this one cannot replay those (their ids fall outside its stream's).
+  bool clustered_ = false;
   std::shared_ptr<connection> core_;
   std::map<std::uint64_t, stream> streams_; // 0: the standalone GET stream
   std::unordered_map<std::string, pending> pending_;

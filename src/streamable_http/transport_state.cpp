@@ -47,10 +47,12 @@ std::optional<std::size_t> loop_of(std::string_view session_id, std::size_t loop
   char last = session_id.back();
   std::size_t n = last >= '0' && last <= '9' ? static_cast<std::size_t>(last - '0')
                   : last >= 'a' && last <= 'f' ? static_cast<std::size_t>(last - 'a' + 10)
-                                               : loops;
-  if (n >= loops)
+                                               : 16;
+  if (n >= 16)
     return std::nullopt;
-  return n;
+  // Ours name their loop (n < loops); another cluster node's, made for
+  // another number of loops, still map to one loop, always the same.
+  return n % loops;
 }
 
 void transport_state::reject(const std::shared_ptr<http_conn>& c, int status,
@@ -87,11 +89,43 @@ std::shared_ptr<http_session> transport_state::find(const std::shared_ptr<http_c
     return nullptr;
   }
   auto it = sessions.find(std::string(*id));
-  if (it == sessions.end() || it->second->ended()) {
-    reject(c, 404, "Session not found: it ended or never existed; initialize again", std::nullopt);
+  if (it != sessions.end() && !it->second->ended())
+    return it->second;
+  if (it == sessions.end()) {
+    if (auto adopted = adopt(std::string(*id)))
+      return adopted;
+    // A cluster node that cannot read the log cannot tell an unknown
+    // session from another node's: not a 404 that would make the client
+    // start over.
+    if (!srv.options().cluster.url.empty())
+      if (auto h = srv.health(); !h.ok) {
+        reject(c, 503, "This node cannot read the cluster's sessions now (" + h.reason + "); retry", std::nullopt);
+        return nullptr;
+      }
+  }
+  reject(c, 404, "Session not found: it ended or never existed; initialize again", std::nullopt);
+  return nullptr;
+}
+
+// Clustered: a session another node started, known from the change log,
+// is served here from now on (no session affinity needed). Its event ids
+// there were another node's: see http_session::open_stream.
+std::shared_ptr<http_session> transport_state::adopt(const std::string& id) {
+  if (srv.options().cluster.url.empty())
+    return nullptr;
+  if (counters.sessions.fetch_add(1) >= options.max_sessions) {
+    --counters.sessions;
     return nullptr;
   }
-  return it->second;
+  auto session = std::make_shared<http_session>(id, *this);
+  auto core = srv.adopt(session, id);
+  if (!core) {
+    --counters.sessions;
+    return nullptr;
+  }
+  session->attach(std::move(core));
+  sessions.emplace(id, session);
+  return session;
 }
 
 void transport_state::handle(const std::shared_ptr<http_conn>& c, request req) {
@@ -126,6 +160,7 @@ void transport_state::handle(const std::shared_ptr<http_conn>& c, request req) {
       if (auto s = find(c, req, true)) {
         auto h = s->headers();
         s->end();
+        srv.forget(s->id());
         c->respond(200, {}, h, nullptr);
       }
       return;
@@ -167,7 +202,7 @@ void transport_state::post(const std::shared_ptr<http_conn>& c, request& req) {
     }
     auto id = new_session_id(index, loops.size());
     session = std::make_shared<http_session>(id, *this);
-    session->attach(srv.connect(session));
+    session->attach(srv.connect(session, id));
     sessions.emplace(id, session);
   } else {
     session = find(c, req, true);

@@ -100,6 +100,7 @@ private:
   void post_stateless(const std::shared_ptr<http_conn>& c, request& req, jsonrpc::message& msg);
   std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, const request& req,
                                      bool required);
+  std::shared_ptr<http_session> adopt(const std::string& id);
 };
 
 } // namespace cafmcp::http

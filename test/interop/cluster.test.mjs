@@ -128,21 +128,6 @@ describe('2025-11-25 sessions through haproxy, each pinned to the node that crea
   before(async () => { cluster = await startCluster(3, () => [], { affinity: true }); });
   after(async () => { await cluster?.stop(); });
 
-  // The node (index) that holds session `s`: only it answers the session's ping.
-  async function nodeOf(s) {
-    for (const [i, n] of cluster.nodes.entries()) {
-      const res = await fetch(n.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream',
-          'mcp-session-id': s.transport.sessionId, 'mcp-protocol-version': '2025-11-25' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 'where', method: 'ping' }),
-      });
-      await res.arrayBuffer();
-      if (res.status === 200) return i;
-    }
-    throw new Error(`no node holds session ${s.transport.sessionId}`);
-  }
-
   test('sessions spread over the nodes hear every change once, in one order; a node killed takes only its own sessions', async () => {
     const sessions = [];
     for (let i = 0; i < 6; i++) sessions.push(await connectHttp(cluster.proxy.url));
@@ -164,28 +149,88 @@ describe('2025-11-25 sessions through haproxy, each pinned to the node that crea
       for (const [i, s] of sessions.entries())
         assert.deepEqual(await heardUntil(s, 'via-proxy-end'), first, `session ${i}`);
 
-      // kill -9 the node holding session 1: its sessions go with it, the others hear on.
-      const homes = await Promise.all(sessions.map(nodeOf));
-      const victim = homes[1];
-      await cluster.nodes[victim].kill();
-      const marks = sessions.map((s) => s.recorder.mark);
-      const survivors = [...sessions.keys()].filter((i) => homes[i] !== victim);
-      assert.equal(survivors.length, 4);
-      await call(sessions[survivors[0]], 'add_prompt', { name: 'after-kill' });
-      for (const i of survivors)
-        assert.deepEqual(await heardUntil(sessions[i], 'after-kill', marks[i]),
-          ['notifications/prompts/list_changed added after-kill'], `session ${i}`);
+      // kill -9 one node: the sessions whose GET streams it held go with it,
+      // the others hear on. (Made directly on each node, so it is known
+      // where they are: any node would answer a probe for any session.)
+      const direct = [];
+      for (const n of cluster.nodes) direct.push(await connectHttp(n.url));
+      await cluster.nodes[1].kill();
+      const marks = direct.map((s) => s.recorder.mark);
+      await call(direct[0], 'add_prompt', { name: 'after-kill' });
+      for (const i of [0, 2])
+        assert.deepEqual(await heardUntil(direct[i], 'after-kill', marks[i]),
+          ['notifications/prompts/list_changed added after-kill'], `session on node ${i + 1}`);
+      for (const i of [0, 2]) await direct[i].close();
       // A new session through haproxy lands on a live node and hears the next change.
       let fresh;
       for (let tries = 0; !fresh; tries++) { // haproxy may still try the dead node once: the client retries
         try { fresh = await connectHttp(cluster.proxy.url); } catch (e) { assert.ok(tries < 5, String(e)); }
       }
-      await call(sessions[survivors[1]], 'add_prompt', { name: 'fresh-hears' });
+      await call(fresh, 'add_prompt', { name: 'fresh-hears' });
       assert.deepEqual(await heardUntil(fresh, 'fresh-hears'), ['notifications/prompts/list_changed added fresh-hears']);
       await fresh.close();
     } finally {
       for (const s of sessions) await s.close().catch(() => {});
     }
+  });
+});
+
+describe('2025-11-25 sessions through haproxy with no affinity: any node serves any session', () => {
+  let cluster;
+  before(async () => { cluster = await startCluster(3); });
+  after(async () => { await cluster?.stop(); });
+
+  test('each request lands on the next node, and the session, its subscription and its GET stream follow', async () => {
+    const driver = await connectHttp(cluster.nodes[0].url); // makes the changes, on node 1
+    const roaming = await connectHttp(cluster.proxy.url);  // every request round-robin
+    try {
+      await call(driver, 'add_resource', { uri: 'test://roam', name: 'roam', text: '0' });
+      // Requests land on every node in turn: each serves the session it did not start.
+      for (let i = 0; i < 6; i++)
+        assert.ok((await roaming.client.listTools()).tools.length > 0);
+      await roaming.client.subscribeResource({ uri: 'test://roam' });
+      const mark = roaming.recorder.mark;
+      await call(driver, 'update_resource', { uri: 'test://roam', text: '1' });
+      await call(driver, 'add_prompt', { name: 'roam-end' });
+      // The subscription, made on whichever node took it, holds wherever the GET stream is.
+      assert.deepEqual(await heardUntil(roaming, 'roam-end', mark), [
+        'notifications/resources/updated  test://roam',
+        'notifications/prompts/list_changed added roam-end',
+      ]);
+      await roaming.client.unsubscribeResource({ uri: 'test://roam' });
+      const after = roaming.recorder.mark;
+      await call(driver, 'update_resource', { uri: 'test://roam', text: '2' });
+      await call(driver, 'add_prompt', { name: 'roam-unsubscribed' });
+      assert.deepEqual(await heardUntil(roaming, 'roam-unsubscribed', after),
+        ['notifications/prompts/list_changed added roam-unsubscribed']);
+    } finally {
+      await driver.close();
+      await roaming.close();
+    }
+  });
+
+  test('a Last-Event-ID another node issued gets 503, not a wrong replay', async () => {
+    const s = await connectHttp(cluster.nodes[0].url);
+    try {
+      const res = await fetch(cluster.nodes[1].url, {
+        headers: { accept: 'text/event-stream', 'mcp-session-id': s.transport.sessionId,
+          'mcp-protocol-version': '2025-11-25', 'last-event-id': '0-5' },
+      });
+      assert.equal(res.status, 503);
+      assert.match((await res.json()).error.message, /another node/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('an id no node issued is still unknown everywhere', async () => {
+    const res = await fetch(cluster.nodes[2].url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream',
+        'mcp-session-id': '0123456789abcdef0123456789abcdef', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    assert.equal(res.status, 404);
   });
 });
 

@@ -53,6 +53,29 @@ TEST(LogRecord, EverythingItCarriesComesBack) {
   EXPECT_FALSE(rs->updated_uri);
 }
 
+TEST(LogRecord, ASessionsRecordAndItsEndComeBack) {
+  log_record r;
+  r.origin = "n1/x";
+  r.seq = 3;
+  r.session = log_record::session_note{
+    "abc", session_record{"2025-11-25", {{"sampling", json::object()}}, 2, {"file:///a", "file:///{name}"}}};
+  auto back = decode(encode(r));
+  ASSERT_TRUE(back && back->session && back->session->record);
+  EXPECT_EQ(back->session->id, "abc");
+  EXPECT_EQ(back->session->record->protocol_version, "2025-11-25");
+  EXPECT_EQ(back->session->record->client_capabilities, (json{{"sampling", json::object()}}));
+  EXPECT_EQ(back->session->record->log_level, 2);
+  EXPECT_EQ(back->session->record->subscriptions, (std::vector<std::string>{"file:///a", "file:///{name}"}));
+
+  r.session->record.reset(); // the session ended
+  back = decode(encode(r));
+  ASSERT_TRUE(back && back->session);
+  EXPECT_FALSE(back->session->record);
+  for (auto bad : {R"({"o":"a","s":1,"sess":{"id":""}})", R"({"o":"a","s":1,"sess":{"id":"x","record":{}}})",
+                   R"({"o":"a","s":1,"sess":{"id":"x","record":5}})"})
+    EXPECT_FALSE(decode(bad)) << bad;
+}
+
 TEST(LogRecord, TextThatIsNotARecordIsRefusedNotThrown) {
   for (auto bad : {"", "{", "[]", "{}", R"({"o":"a"})", R"({"o":"a","s":0})", R"({"o":5,"s":1})",
                    R"({"o":"a","s":1,"c":{"kind":"x","op":"added"}})", R"({"o":"a","s":1,"c":{"kind":"tool","op":"gone"}})",
