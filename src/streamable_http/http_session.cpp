@@ -255,8 +255,10 @@ void http_session::open_stream(const std::shared_ptr<http_conn>& c,
   }
   // Resumption: everything after the client's last event, or a clear
   // "gone". Fresh standalone GET: whatever no connection has taken yet and
-  // is still kept (it promised no one a complete replay).
-  auto from = resuming ? seq : s.delivered;
+  // is still kept (it promised no one a complete replay). Clustered: from
+  // now on, for what this node kept may have reached the client on another
+  // node's stream, and a message must not go out on two streams.
+  auto from = resuming ? seq : clustered_ ? s.history.last_seq() : s.delivered;
   auto missed = resuming ? s.history.after(from)
                          : std::optional<std::vector<event_store::event>>(s.history.kept_after(from));
   if (!missed)

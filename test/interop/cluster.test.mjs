@@ -209,6 +209,44 @@ describe('2025-11-25 sessions through haproxy with no affinity: any node serves 
     }
   });
 
+  test('a fresh GET on another node starts from now: what that node kept meanwhile went out on the first stream', async () => {
+    const s = await connectHttp(cluster.nodes[0].url); // its GET stream is on node 1
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream',
+      'mcp-session-id': s.transport.sessionId, 'mcp-protocol-version': '2025-11-25' };
+    const stream = new AbortController();
+    try {
+      // Node 2 serves one request of the session: it holds a copy from then on.
+      const ping = await fetch(cluster.nodes[1].url, { method: 'POST', headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'p', method: 'ping' }) });
+      assert.equal(ping.status, 200);
+      await ping.arrayBuffer();
+      const mark = s.recorder.mark;
+      await call(s, 'add_prompt', { name: 'seen-on-node-1' });
+      assert.deepEqual(await heardUntil(s, 'seen-on-node-1', mark), ['notifications/prompts/list_changed added seen-on-node-1']);
+      // A GET without Last-Event-ID on node 2, then one more change.
+      const res = await fetch(cluster.nodes[1].url, { headers: { ...headers, accept: 'text/event-stream' }, signal: stream.signal });
+      assert.equal(res.status, 200);
+      const reader = res.body.getReader();
+      let text = '';
+      const readUntil = async (needle, ms = 10000) => {
+        const deadline = Date.now() + ms;
+        while (!text.includes(needle)) {
+          assert.ok(Date.now() < deadline, `no ${needle} in ${text}`);
+          const { value, done } = await reader.read();
+          assert.ok(!done, `stream ended before ${needle}`);
+          text += new TextDecoder().decode(value);
+        }
+      };
+      await readUntil('retry:'); // primed: attached
+      await call(s, 'add_prompt', { name: 'after-the-second-get' });
+      await readUntil('after-the-second-get');
+      assert.ok(!text.includes('seen-on-node-1'), `sent again on a second stream: ${text}`);
+    } finally {
+      stream.abort();
+      await s.close();
+    }
+  });
+
   test('a Last-Event-ID another node issued gets 503, not a wrong replay', async () => {
     const s = await connectHttp(cluster.nodes[0].url);
     try {
