@@ -186,14 +186,20 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
 
   /// A fresh copy of list `k` replaces ours: the content cached for items
   /// that left goes, the rest stays (seed 000).
+  /// What leaves loses its cached content before the list shows it gone:
+  /// a reader that finds it gone never finds its content still cached.
+  /// (Only the loop writes the lists, so the copy cannot go stale.)
   void adopt_list(list_kind k, std::vector<json> fresh) {
-    std::vector<std::string> gone;
+    descriptor_list next = [&] {
+      std::lock_guard<std::mutex> g(view_mtx);
+      return lists.at(k);
+    }();
+    for (const auto& key : next.replace(std::move(fresh)))
+      forget_cached(k, key);
     {
       std::lock_guard<std::mutex> g(view_mtx);
-      gone = lists.at(k).replace(std::move(fresh));
+      lists.at(k) = std::move(next);
     }
-    for (const auto& key : gone)
-      forget_cached(k, key);
     emit(changed_event(k), {});
   }
 
@@ -243,12 +249,16 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     // cafmcp's operation metadata patches the copy without a round trip,
     // unless a reload is under way (its answer could predate this change).
     if (auto c = parse_list_change(method, params); c && follows(c->kind) && !reloads.busy(c->kind)) {
+      // A removed item's content goes before the list shows it gone (as in
+      // adopt_list).
+      if (c->operation == "removed")
+        forget_cached(c->kind, c->key);
       std::optional<std::string> gone;
       {
         std::lock_guard<std::mutex> g(view_mtx);
         gone = lists.at(c->kind).apply(c->operation, c->key, c->descriptor);
       }
-      if (gone)
+      if (gone && *gone != c->key)
         forget_cached(c->kind, *gone);
       emit(changed_event(c->kind), c->key, {{"operation", c->operation}});
       return;
