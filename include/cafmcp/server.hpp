@@ -12,6 +12,8 @@
 #include <future>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cafmcp/prompt.hpp"
 #include "cafmcp/resource.hpp"
@@ -42,6 +44,14 @@ struct server_stats {
 struct server_health {
   bool ok = true;
   std::string reason; // why not ok
+};
+
+/// Clustered: what the change log told one session after a mark
+/// (server::replay), for a transport resuming its stream on another node.
+struct log_replay {
+  bool complete = false; // false: this node no longer keeps entries it needs
+  std::vector<std::pair<log_mark, frame>> messages; // in order
+  log_mark upto; // told up to here; later entries reach the session live
 };
 
 class server {
@@ -83,6 +93,13 @@ public:
   /// The client ended session `session_id` (HTTP DELETE): clustered, no
   /// node adopts it any more.
   void forget(const std::string& session_id);
+  /// Clustered: what the change log told session `session_id` after
+  /// `after` (a mark of its stream, from this node or another), from the
+  /// entries this node keeps. Not clustered: nothing, incomplete.
+  log_replay replay(const std::string& session_id, const log_mark& after);
+  /// Clustered: the log entry this node's sessions are being told of now;
+  /// a session connecting from here on hears only of later ones.
+  log_mark log_now() const;
 
   /// Serves one client over stdin/stdout until EOF (then returns 0).
   int serve_stdio();

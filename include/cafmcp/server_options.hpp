@@ -53,6 +53,9 @@ struct cluster_options {
   /// Sessions whose state each node keeps from the log, so that any node
   /// can serve any of them (oldest forgotten first past it).
   std::size_t max_known_sessions = 100000;
+  /// Entries each node keeps to resume a session's GET stream that another
+  /// node served (Last-Event-ID): a client away longer gets 410.
+  std::size_t replay_entries = 10000;
   /// Connect and command timeout for the log; also the wait between retries
   /// is a tenth of it.
   std::chrono::milliseconds log_timeout{2000};

@@ -4,6 +4,8 @@
 // it had to read the id); it knows nothing of MCP methods. The only protocol
 // fact it gets is which request an outgoing message belongs to, so that HTTP
 // can route it to that request's stream.
+#include <compare>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,6 +18,17 @@ namespace cafmcp {
 /// serialized once, never copied per session.
 using frame = std::shared_ptr<const std::string>;
 
+/// Clustered: where a notification sits in the cluster's change log, the
+/// same on every node: the entry's position (Redis's "<ms>-<seq>") and the
+/// message's place among what that entry tells one session. HTTP makes the
+/// event id of it, so a client resumes its stream on any node.
+struct log_mark {
+  std::uint64_t ms = 0;
+  std::uint64_t seq = 0;
+  std::uint32_t k = 0;
+  auto operator<=>(const log_mark&) const = default;
+};
+
 /// Where an outgoing message belongs.
 struct routing {
   /// The JSON-RPC id (as jsonrpc::to_key text: `7` or `"abc"`) of the
@@ -26,6 +39,8 @@ struct routing {
   /// True for the final response to `request_key`: the HTTP transport may
   /// end that request's stream after it.
   bool final_response = false;
+  /// Clustered: a notification from the change log, and where it sits.
+  std::optional<log_mark> logged = std::nullopt;
 };
 
 /// Implemented by a transport; called by the session from actor threads.

@@ -39,7 +39,8 @@ cluster::log_settings settings_of(const cluster_options& o) {
 } // namespace
 
 cluster_node::cluster_node(runtime& rt)
-  : rt_(rt), origin_(origin_of(rt.options->cluster)), connect_(cluster::connector_for(settings_of(rt.options->cluster))) {
+  : rt_(rt), origin_(origin_of(rt.options->cluster)), connect_(cluster::connector_for(settings_of(rt.options->cluster))),
+    recent_(rt.options->cluster.replay_entries) {
   if (rt.options->cluster.secret.empty())
     throw std::invalid_argument("a cluster needs cluster.secret: the key every node seals requestState with");
 }
@@ -90,7 +91,7 @@ std::optional<protocol::session_record> cluster_node::known_session(const std::s
   {
     std::lock_guard<std::mutex> g(known_mtx_);
     if (auto it = known_.find(id); it != known_.end())
-      return it->second;
+      return it->second.second;
   }
   // Announced elsewhere a moment ago, perhaps: read as far as the log
   // reaches now, then look again. (An unknown id costs one round trip; with
@@ -114,17 +115,17 @@ std::optional<protocol::session_record> cluster_node::known_session(const std::s
   std::unique_lock<std::mutex> g(known_mtx_);
   read_further_.wait_for(g, rt_.options->cluster.log_timeout, [&] { return read_upto_ >= *newest; });
   if (auto it = known_.find(id); it != known_.end())
-    return it->second;
+    return it->second.second;
   return std::nullopt;
 }
 
-void cluster_node::remember(const protocol::log_record::session_note& note) {
+void cluster_node::remember(const protocol::log_record::session_note& note, log_mark at) {
   std::lock_guard<std::mutex> g(known_mtx_);
   if (!note.record) {
     known_.erase(note.id);
     return; // its id stays in known_order_ until it comes round: harmless
   }
-  auto [it, added] = known_.insert_or_assign(note.id, *note.record);
+  auto [it, added] = known_.insert_or_assign(note.id, std::make_pair(at, *note.record));
   if (!added)
     return;
   known_order_.push_back(note.id);
@@ -148,16 +149,48 @@ void cluster_node::on_entries(std::vector<cluster::log_entry>& entries, bool his
     // they said cannot be replayed, so every session re-reads everything.
     if (verdict == cluster::origin_filter::verdict::after_gap)
       r->resync = true;
+    log_mark at{e.position.ms, e.position.seq, 0};
     if (r->session)
-      remember(*r->session);
+      remember(*r->session, at);
+    {
+      std::lock_guard<std::mutex> g(recent_mtx_);
+      recent_.add(at, *r);
+      if (history) // told to no one: a session starting now hears of what follows
+        notifying_ = {at.ms, at.seq, protocol::whole_entry};
+    }
     bool mine = own(*r);
-    caf::anon_send(server, logged_atom::value, logged_change{std::move(*r), mine, history, ++handed_});
+    caf::anon_send(server, logged_atom::value, logged_change{std::move(*r), mine, history, ++handed_, at});
   }
   if (!entries.empty()) {
     std::lock_guard<std::mutex> g(known_mtx_);
     read_upto_ = entries.back().position;
   }
   read_further_.notify_all();
+}
+
+} // namespace cafmcp::actors
+
+namespace cafmcp::actors {
+
+protocol::recent_log::replay cluster_node::replay(const std::string& id, log_mark after) {
+  std::optional<std::pair<log_mark, protocol::session_record>> latest;
+  {
+    std::lock_guard<std::mutex> g(known_mtx_);
+    if (auto it = known_.find(id); it != known_.end())
+      latest = it->second;
+  }
+  std::lock_guard<std::mutex> g(recent_mtx_);
+  return recent_.since(id, after, latest, rt_.options->list_changed_metadata);
+}
+
+void cluster_node::notifying(log_mark at) {
+  std::lock_guard<std::mutex> g(recent_mtx_);
+  notifying_ = {at.ms, at.seq, protocol::whole_entry};
+}
+
+log_mark cluster_node::notifying_now() const {
+  std::lock_guard<std::mutex> g(recent_mtx_);
+  return notifying_;
 }
 
 } // namespace cafmcp::actors

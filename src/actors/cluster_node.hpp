@@ -23,6 +23,7 @@
 #include "cluster/log_writer.hpp"
 #include "cluster/origin_filter.hpp"
 #include "protocol/log_record.hpp"
+#include "protocol/recent_log.hpp"
 
 namespace cafmcp::actors {
 
@@ -54,6 +55,16 @@ public:
   std::optional<protocol::session_record> known_session(const std::string& id);
   bool own(const protocol::log_record& r) const { return r.origin == origin_; }
 
+  /// What the log told session `id` after `after`, from the entries this
+  /// node keeps (cluster.replay_entries): a GET stream another node served
+  /// resumes here. From any thread.
+  protocol::recent_log::replay replay(const std::string& id, log_mark after);
+  /// From the notifier: it tells sessions of the entry at `at` now.
+  void notifying(log_mark at);
+  /// The entry the notifier tells sessions of now (its k: whole_entry): a
+  /// session that joins later hears only of entries after it.
+  log_mark notifying_now() const;
+
   std::optional<std::string> problem() const { return health_.problem(); }
   std::size_t outbox() const { return writer_ ? writer_->waiting() : 0; }
   std::size_t overflows() const { return writer_ ? writer_->overflows() : 0; }
@@ -66,7 +77,7 @@ private:
   const std::string origin_;
   cluster::log_connector connect_;
   cluster::link_health health_;
-  void remember(const protocol::log_record::session_note& note);
+  void remember(const protocol::log_record::session_note& note, log_mark at);
 
   cluster::origin_filter filter_; // the reader thread's alone
   std::uint64_t handed_ = 0;      // the same
@@ -75,9 +86,14 @@ private:
   // when a request names a session this node does not hold.
   mutable std::mutex known_mtx_;
   std::condition_variable read_further_;
-  std::unordered_map<std::string, protocol::session_record> known_;
+  std::unordered_map<std::string, std::pair<log_mark, protocol::session_record>> known_;
   std::deque<std::string> known_order_;
   cluster::log_position read_upto_; // the last entry the reader handed on
+  // Filled by the reader before it hands an entry on, so a replay and the
+  // live stream after it meet (see http_session::open_stream).
+  mutable std::mutex recent_mtx_;
+  protocol::recent_log recent_;
+  log_mark notifying_{0, 0, protocol::whole_entry};
   // One connection to ask the log how far it reaches (known_session).
   std::mutex probe_mtx_;
   std::unique_ptr<cluster::log_backend> probe_;

@@ -7,7 +7,7 @@
 //   worker --reply/emit/ask--> session    notifier --frame--> outbound (direct)
 //   server --run--> session (a quick handler: the session runs it)
 //   clustered (cluster_node.hpp): server --publish--> log writer (a thread)
-//   log reader (a thread) --logged--> server --change/updated/resync--> notifier
+//   log reader (a thread) --logged--> server --mark, change/updated/resync--> notifier
 #include <atomic>
 #include <future>
 #include <memory>
@@ -54,6 +54,7 @@ using logged_atom = caf::atom_constant<caf::atom("logged")>;
 using resync_atom = caf::atom_constant<caf::atom("resync")>;
 using adopt_atom = caf::atom_constant<caf::atom("adopt")>;
 using restate_atom = caf::atom_constant<caf::atom("restate")>;
+using mark_atom = caf::atom_constant<caf::atom("mark")>;
 
 /// A session's subscriptions as the notifier indexes them: (uri or
 /// template text, is a template).
@@ -163,6 +164,7 @@ struct logged_change {
   // 1, 2, ... in the order the reader hands them on: a gap means messages
   // were dropped on the way (a server actor between incarnations).
   std::uint64_t handed = 0;
+  log_mark at; // its position in the log
 };
 
 /// The change notifier: sessions, the uri -> subscribers index, broadcasts.
@@ -176,6 +178,7 @@ using notifier_actor = caf::typed_actor<
   caf::reacts_to<updated_atom, std::string, trace_context>,
   caf::reacts_to<settle_atom, settlement_ptr>,                 // after the broadcasts before it
   caf::reacts_to<resync_atom, trace_context>,                  // changes were lost: re-read all
+  caf::reacts_to<mark_atom, log_mark>,                         // clustered: the entry told next
   caf::reacts_to<adopt_atom, session_link, subscription_list>, // clustered: another node's session
   caf::reacts_to<restate_atom, std::string, subscription_list, int>, // its state changed elsewhere
   caf::replies_to<listen_atom, listen_request>::with<protocol::outcome>, // acks on the stream
@@ -211,3 +214,4 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::settlement_ptr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::logged_change)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::subscription_list)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::protocol::session_record)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::log_mark)

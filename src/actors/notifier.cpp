@@ -1,8 +1,11 @@
 #include "actors/notifier.hpp"
 
+#include <map>
+
 #include "actors/runtime.hpp"
 #include "cafmcp/json_rpc.hpp"
 #include "protocol/request_span.hpp"
+#include "protocol/session_replay.hpp"
 
 namespace cafmcp::actors {
 namespace {
@@ -55,9 +58,18 @@ struct broadcast_facts {
 
 // One send. A full or closed connection is the session's to end (the
 // client may resume); the notifier never waits.
-void deliver(notifier_actor::pointer self, notifier_state::member& m, const frame& f) {
-  if (!m.link.out->send(f, routing{}))
+void deliver(notifier_actor::pointer self, notifier_state::member& m, const frame& f,
+             const std::optional<log_mark>& mark) {
+  if (!m.link.out->send(f, routing{std::nullopt, false, mark}))
     self->send(m.link.handle, close_atom::value);
+}
+
+// Clustered: where a message sits, the same on every node (see
+// protocol/session_replay.hpp for the places).
+std::optional<log_mark> mark_of(const notifier_state& st, std::uint32_t place) {
+  if (!st.entry)
+    return std::nullopt;
+  return log_mark{st.entry->ms, st.entry->seq, place};
 }
 
 // Builds the bytes once (with the broadcast span's trace context in
@@ -65,7 +77,7 @@ void deliver(notifier_actor::pointer self, notifier_state::member& m, const fram
 // to every target.
 void broadcast(notifier_actor::pointer self, runtime& rt, json message, const broadcast_facts& facts,
                const trace_context& parent, const std::vector<notifier_state::member*>& targets,
-               const std::vector<notifier_state::listener*>& listeners = {}) {
+               const std::vector<notifier_state::listener*>& listeners, std::optional<log_mark> mark) {
   auto& st = *rt.notifier_data;
   auto span = start_span(rt.tracing(), "broadcast " + std::string(facts.method), span_kind::internal, parent);
   auto ctx = span ? span->context() : parent;
@@ -95,13 +107,13 @@ void broadcast(notifier_actor::pointer self, runtime& rt, json message, const br
   }
   if (!sends) {
     for (auto* m : targets)
-      deliver(self, *m, f);
+      deliver(self, *m, f, mark);
   } else {
     // The sends run back to back: one send's end is the next one's start,
     // one clock read per send.
     auto start = unix_nano_now();
     for (auto* m : targets) {
-      deliver(self, *m, f);
+      deliver(self, *m, f, mark);
       auto end = unix_nano_now();
       sends->record(m->link.id, start, end);
       start = end;
@@ -143,7 +155,50 @@ void announce_updated(notifier_actor::pointer self, runtime& rt, const std::stri
   if (targets.empty() && listeners.empty())
     return;
   broadcast(self, rt, protocol::resource_updated_notification(uri),
-            {"notifications/resources/updated", uri, {}}, trace, targets, listeners);
+            {"notifications/resources/updated", uri, {}}, trace, targets, listeners,
+            mark_of(st, protocol::entry_place::updated));
+}
+
+// Changes were lost on the way (a cluster's outbox overflowed, or a node
+// read the log after entries it needed were trimmed): which items changed
+// is unknown, so everyone hears that everything may have. Each session
+// hears `updated` for its own exact subscriptions in URI order (the places
+// a replay on another node gives them too), each URI serialized once.
+void resync(notifier_actor::pointer self, runtime& rt, const trace_context& trace) {
+  auto& st = *rt.notifier_data;
+  std::uint32_t place = 0;
+  for (auto kind : protocol::resync_kinds) {
+    std::vector<notifier_state::listener*> listeners;
+    for (auto& [id, l] : st.listeners)
+      if (l.req.filter.wants(kind))
+        listeners.push_back(&l);
+    broadcast(self, rt, protocol::plain_list_changed_notification(kind),
+              {protocol::list_changed_method(kind), {}, "resync"}, trace, active_sessions(st), listeners,
+              mark_of(st, place++));
+  }
+  std::map<std::string, frame> updated;
+  for (auto& [id, m] : st.sessions) {
+    if (!m.active)
+      continue;
+    place = protocol::entry_place::resync_updated_first;
+    for (auto& uri : st.index.exact_uris_of(id)) {
+      auto& f = updated[uri];
+      if (!f)
+        f = std::make_shared<const std::string>(jsonrpc::wire_text(protocol::resource_updated_notification(uri)));
+      deliver(self, m, f, mark_of(st, place++));
+      ++st.deliveries;
+    }
+  }
+  for (auto& uri : st.index.exact_uris()) {
+    std::vector<notifier_state::listener*> listeners;
+    for (auto id : st.index.subscribers_of(uri))
+      if (id & listener_bit)
+        if (auto it = st.listeners.find(id); it != st.listeners.end())
+          listeners.push_back(&it->second);
+    if (!listeners.empty())
+      broadcast(self, rt, protocol::resource_updated_notification(uri),
+                {"notifications/resources/updated", uri, {}}, trace, {}, listeners, std::nullopt);
+  }
 }
 
 } // namespace
@@ -227,24 +282,13 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
       broadcast(self, *rt, protocol::list_changed_notification(c, rt->options->list_changed_metadata),
                 {protocol::list_changed_method(c.kind), by_uri ? c.key : std::string(),
                  std::string(protocol::to_string(c.op))},
-                trace, targets, listeners);
+                trace, targets, listeners, mark_of(*rt->notifier_data, protocol::entry_place::list_change));
     },
     [self, rt](updated_atom, std::string& uri, trace_context& trace) { announce_updated(self, *rt, uri, trace); },
-    // Changes were lost on the way (a cluster's outbox overflowed, or a
-    // node read the log after entries it needed were trimmed): which items
-    // changed is unknown, so everyone hears that everything may have.
-    [self, rt](resync_atom, trace_context& trace) {
-      auto& st = *rt->notifier_data;
-      for (auto kind : {protocol::item_kind::resource, protocol::item_kind::tool, protocol::item_kind::prompt}) {
-        std::vector<notifier_state::listener*> listeners;
-        for (auto& [id, l] : st.listeners)
-          if (l.req.filter.wants(kind))
-            listeners.push_back(&l);
-        broadcast(self, *rt, protocol::plain_list_changed_notification(kind),
-                  {protocol::list_changed_method(kind), {}, "resync"}, trace, active_sessions(st), listeners);
-      }
-      for (auto& uri : st.index.exact_uris())
-        announce_updated(self, *rt, uri, trace);
+    [self, rt](resync_atom, trace_context& trace) { resync(self, *rt, trace); },
+    [rt](mark_atom, log_mark& at) {
+      rt->notifier_data->entry = at;
+      rt->cluster->notifying(at);
     },
     [rt](listen_atom, listen_request& req) -> protocol::outcome {
       auto& st = *rt->notifier_data;

@@ -4,6 +4,7 @@
 // get it. Its state lives outside the actor (held by the supervisor's
 // runtime), so a restarted notifier loses no session and no subscription.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -33,6 +34,8 @@ struct notifier_state {
   std::unordered_multimap<std::uint64_t, std::uint64_t> listeners_of_session;
   std::uint64_t next_listener = 0;
   protocol::subscription_index index;
+  // Clustered: the log entry being told now (its k unused).
+  std::optional<log_mark> entry;
   std::size_t broadcasts = 0;
   std::size_t deliveries = 0;
 };

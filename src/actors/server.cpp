@@ -131,6 +131,25 @@ void server::forget(const std::string& session_id) {
   }
 }
 
+log_replay server::replay(const std::string& session_id, const log_mark& after) {
+  log_replay out;
+  auto& cluster = impl_->rt->cluster;
+  if (!cluster)
+    return out;
+  auto r = cluster->replay(session_id, after);
+  out.complete = r.complete;
+  out.upto = r.upto;
+  out.messages.reserve(r.told.size());
+  for (auto& [mark, message] : r.told)
+    out.messages.emplace_back(mark, std::make_shared<const std::string>(jsonrpc::wire_text(message)));
+  return out;
+}
+
+log_mark server::log_now() const {
+  auto& cluster = impl_->rt->cluster;
+  return cluster ? cluster->notifying_now() : log_mark{};
+}
+
 server_health server::health() const {
   if (auto& c = impl_->rt->cluster)
     if (auto problem = c->problem())

@@ -116,6 +116,7 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
       if (lc.history)
         return;
       auto notifier = rt->notifier();
+      self->send(notifier, mark_atom::value, lc.at);
       if (r.list_change)
         self->send(notifier, change_atom::value, std::move(*r.list_change), r.trace);
       if (r.updated_uri)

@@ -114,4 +114,14 @@ std::vector<std::string> subscription_index::exact_uris() const {
   return uris;
 }
 
+std::vector<std::string> subscription_index::exact_uris_of(subscriber s) const {
+  std::vector<std::string> uris;
+  if (auto it = by_subscriber_.find(s); it != by_subscriber_.end())
+    for (auto& key : it->second)
+      if (key.front() == 'u')
+        uris.push_back(key.substr(1));
+  std::sort(uris.begin(), uris.end());
+  return uris;
+}
+
 } // namespace cafmcp::protocol

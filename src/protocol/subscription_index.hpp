@@ -34,6 +34,8 @@ public:
 
   /// Every URI with an exact subscriber (what a resync re-announces).
   std::vector<std::string> exact_uris() const;
+  /// The exact URIs `s` subscribed to, sorted.
+  std::vector<std::string> exact_uris_of(subscriber s) const;
 
   std::size_t subscriptions() const noexcept { return total_; }
   std::size_t subscribed_uris() const noexcept { return exact_.size() + templates_.size(); }

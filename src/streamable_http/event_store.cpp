@@ -16,10 +16,10 @@ void event_store::trim(clock::time_point now) {
   }
 }
 
-std::uint64_t event_store::append(frame data, clock::time_point now) {
+std::uint64_t event_store::append(frame data, clock::time_point now, stream_mark mark) {
   auto seq = next_++;
   bytes_ += size_of(data);
-  events_.push_back({seq, std::move(data), now});
+  events_.push_back({seq, std::move(data), now, mark});
   trim(now);
   return seq;
 }

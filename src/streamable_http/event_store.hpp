@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cafmcp/transport.hpp"
+#include "streamable_http/stream_mark.hpp"
 
 namespace cafmcp::http {
 
@@ -20,19 +21,17 @@ public:
     std::uint64_t seq;
     frame data;
     clock::time_point at;
+    stream_mark mark; // a clustered session's standalone stream only
   };
 
   /// Bytes count each frame in full, although a broadcast frame is shared
   /// by every session: the bound is on what this stream can pin.
-  /// `first_seq`: the number of the first event (a cluster's sessions start
-  /// at a random one per node, so that an id another node issued is told
-  /// apart from this node's).
   event_store(std::size_t max_events, std::chrono::seconds max_age,
-              std::size_t max_bytes = std::numeric_limits<std::size_t>::max(), std::uint64_t first_seq = 1)
-    : max_events_(max_events), max_bytes_(max_bytes), max_age_(max_age), first_(first_seq), next_(first_seq) {}
+              std::size_t max_bytes = std::numeric_limits<std::size_t>::max())
+    : max_events_(max_events), max_bytes_(max_bytes), max_age_(max_age) {}
 
-  /// Appends and returns its sequence number (first_seq, first_seq + 1, ...).
-  std::uint64_t append(frame data, clock::time_point now = clock::now());
+  /// Appends and returns its sequence number (1, 2, ...).
+  std::uint64_t append(frame data, clock::time_point now = clock::now(), stream_mark mark = {});
 
   /// Events after `seq`, or nullopt when some of them were discarded.
   std::optional<std::vector<event>> after(std::uint64_t seq, clock::time_point now = clock::now());
@@ -42,8 +41,6 @@ public:
   std::vector<event> kept_after(std::uint64_t seq, clock::time_point now = clock::now());
 
   std::uint64_t last_seq() const noexcept { return next_ - 1; }
-  /// True when `seq` is an id this store issued (or the one before its first).
-  bool issued(std::uint64_t seq) const noexcept { return seq + 1 >= first_ && seq < next_; }
   std::size_t bytes() const noexcept { return bytes_; }
   std::size_t size() const noexcept { return events_.size(); }
 
@@ -54,7 +51,6 @@ private:
   std::chrono::seconds max_age_;
   std::deque<event> events_;
   std::size_t bytes_ = 0;
-  std::uint64_t first_ = 1;
   std::uint64_t next_ = 1;
 };
 

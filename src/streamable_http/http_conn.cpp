@@ -169,6 +169,14 @@ void http_conn::send_event(std::uint64_t stream, std::uint64_t seq, frame data) 
   enqueue(std::move(c));
 }
 
+void http_conn::send_event(const std::string& id, frame data) {
+  chunk c;
+  c.text = "id: " + id + "\ndata: ";
+  c.body = std::move(data);
+  c.event = true;
+  enqueue(std::move(c));
+}
+
 void http_conn::end_sse() {
   close_after_write_ = true;
   if (!writing_ && !write_scheduled_ && queue_.empty())

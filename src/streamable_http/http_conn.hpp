@@ -51,6 +51,8 @@ public:
   void send_text(std::string text); // priming event, comment
   /// One SSE event: "id: <stream>-<seq>", the shared frame as its data.
   void send_event(std::uint64_t stream, std::uint64_t seq, frame data);
+  /// One SSE event with an id of its own (a cluster's stream_mark).
+  void send_event(const std::string& id, frame data);
   /// Close once everything queued is written.
   void end_sse();
   /// Close now (client too slow, shutdown).

@@ -1,6 +1,6 @@
 #include "streamable_http/http_session.hpp"
 
-#include <sys/random.h>
+#include <algorithm>
 
 #include "cafmcp/json.hpp"
 #include "streamable_http/sse.hpp"
@@ -8,22 +8,12 @@
 
 namespace cafmcp::http {
 
-namespace {
-
-// A random first event number (below 2^62, far from any other node's).
-std::uint64_t random_first_seq() {
-  std::uint64_t v = 0;
-  while (::getrandom(&v, sizeof v, 0) != static_cast<ssize_t>(sizeof v)) {
-  }
-  return (v >> 2) | 1;
-}
-
-} // namespace
-
 http_session::http_session(std::string id, transport_state& st, bool stateless)
   : id_(std::move(id)), st_(st), outbox_(st.outbox), stateless_(stateless),
     clustered_(!stateless && !st.srv.options().cluster.url.empty()) {
   new_stream(0);
+  if (clustered_)
+    last_mark_ = {st.srv.log_now(), 0};
 }
 
 bool http_session::hand_over(outgoing o) {
@@ -63,8 +53,7 @@ void deliver(outgoing& o) {
 http_session::stream& http_session::new_stream(std::uint64_t id) {
   return streams_
     .emplace(id, stream(event_store(st_.options.stream_history_events, st_.options.stream_history_age,
-                                    st_.options.stream_history_bytes,
-                                    id == 0 && clustered_ ? random_first_seq() : 1)))
+                                    st_.options.stream_history_bytes)))
     .first->second;
 }
 
@@ -94,6 +83,29 @@ void http_session::write(stream& s, std::uint64_t stream_id, std::uint64_t seq, 
   }
 }
 
+void http_session::write_marked(stream& s, const stream_mark& m, const frame& f) {
+  if (auto c = s.conn.lock(); c && c->open())
+    c->send_event(m.text(), f);
+}
+
+// Clustered: the standalone stream's events are named by their place in the
+// change log (stream_mark.hpp). A notification a replay told already is not
+// told again.
+void http_session::route_marked(const frame& f, const std::optional<log_mark>& logged) {
+  stream_mark m;
+  if (logged) {
+    if (replayed_upto_ && *logged <= *replayed_upto_)
+      return;
+    m = {*logged, 0};
+  } else {
+    m = last_mark_.next_own();
+  }
+  last_mark_ = std::max(last_mark_, m);
+  auto& s = streams_.at(0);
+  s.history.append(f, std::chrono::steady_clock::now(), m);
+  write_marked(s, m, f);
+}
+
 void http_session::answer_json(pending& p, const frame& f) {
   auto& c = p.conn;
   if (!c || !c->open())
@@ -114,6 +126,8 @@ void http_session::route(const frame& f, const routing& where) {
   if (ended_)
     return;
   if (!where.request_key) { // unrelated: the standalone stream, or its history
+    if (clustered_)
+      return route_marked(f, where.logged);
     auto& s = streams_.at(0);
     write(s, 0, s.history.append(f), f);
     return;
@@ -234,19 +248,20 @@ void http_session::attach_stream(stream& s, std::uint64_t id, const std::shared_
 void http_session::open_stream(const std::shared_ptr<http_conn>& c,
                                const std::optional<std::string>& last_event_id) {
   touch();
+  if (clustered_) {
+    if (!last_event_id)
+      return open_marked_stream(c, std::nullopt);
+    if (auto m = stream_mark::parse(*last_event_id))
+      return open_marked_stream(c, *m);
+  }
   std::uint64_t stream_id = 0, seq = 0;
   bool resuming = last_event_id.has_value();
   if (resuming && !parse_event_id(*last_event_id, stream_id, seq))
     return st_.reject(c, 400, "Malformed Last-Event-ID: " + *last_event_id, std::nullopt, headers());
   auto it = streams_.find(stream_id);
-  if (it == streams_.end())
+  // (A clustered session's standalone stream names its events otherwise.)
+  if (it == streams_.end() || (clustered_ && stream_id == 0))
     return st_.reject(c, 410, "Stream of event " + *last_event_id + " is gone", std::nullopt, headers());
-  if (resuming && clustered_ && stream_id == 0 && !it->second.history.issued(seq))
-    return st_.reject(c, 503,
-                      "Event " + *last_event_id
-                        + " was sent by another node of this cluster, which this node cannot replay; "
-                          "reconnect without Last-Event-ID",
-                      std::nullopt, headers());
   auto& s = it->second;
   if (auto current = s.conn.lock(); current && current->open()) {
     if (!resuming)
@@ -255,10 +270,8 @@ void http_session::open_stream(const std::shared_ptr<http_conn>& c,
   }
   // Resumption: everything after the client's last event, or a clear
   // "gone". Fresh standalone GET: whatever no connection has taken yet and
-  // is still kept (it promised no one a complete replay). Clustered: from
-  // now on, for what this node kept may have reached the client on another
-  // node's stream, and a message must not go out on two streams.
-  auto from = resuming ? seq : clustered_ ? s.history.last_seq() : s.delivered;
+  // is still kept (it promised no one a complete replay).
+  auto from = resuming ? seq : s.delivered;
   auto missed = resuming ? s.history.after(from)
                          : std::optional<std::vector<event_store::event>>(s.history.kept_after(from));
   if (!missed)
@@ -275,6 +288,51 @@ void http_session::open_stream(const std::shared_ptr<http_conn>& c,
     c->end_sse();
     s.conn.reset();
   }
+}
+
+// Clustered standalone stream. Resumed: what the change log told the
+// session after the client's last event, from this node's recent entries
+// (wherever the stream was served until now), merged in mark order with
+// this node's own messages of the session after it; a notification that
+// reaches this session later and was told here is dropped (route_marked).
+// The replay runs on this loop: it costs one walk over the node's recent
+// entries, paid once per resumption. Fresh: from now on, for what this
+// node kept may have reached the client on another node's stream, and a
+// message must not go out on two streams.
+void http_session::open_marked_stream(const std::shared_ptr<http_conn>& c, const std::optional<stream_mark>& after) {
+  auto& s = streams_.at(0);
+  if (auto current = s.conn.lock(); current && current->open()) {
+    if (!after)
+      return st_.reject(c, 409, "This session already has an open GET stream", std::nullopt, headers());
+    current->end_sse(); // the client came back: the new connection takes over
+  }
+  std::vector<std::pair<stream_mark, frame>> missed;
+  if (after) {
+    auto replay = st_.srv.replay(id_, after->at);
+    if (!replay.complete)
+      return st_.reject(c, 410,
+                        "Events after " + after->text()
+                          + " are no longer kept on this node; reconnect without Last-Event-ID",
+                        std::nullopt, headers());
+    for (auto& [m, f] : replay.messages)
+      missed.emplace_back(stream_mark{m, 0}, std::move(f));
+    for (auto& e : s.history.kept_after(0))
+      if (e.mark > *after && (e.mark.own != 0 || e.mark.at > replay.upto))
+        missed.emplace_back(e.mark, e.data);
+    std::stable_sort(missed.begin(), missed.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (!replayed_upto_ || *replayed_upto_ < replay.upto)
+      replayed_upto_ = replay.upto;
+    last_mark_ = std::max(last_mark_, stream_mark{replay.upto, 0});
+    if (!missed.empty())
+      last_mark_ = std::max(last_mark_, missed.back().first);
+  }
+  auto from = after ? *after : last_mark_;
+  c->begin_sse(headers());
+  c->send_text(priming_event(from.text(), st_.options.retry_hint.count()));
+  attach_stream(s, 0, c);
+  for (auto& [m, f] : missed)
+    write_marked(s, m, f);
 }
 
 void http_session::end(int status, const std::string& why) {

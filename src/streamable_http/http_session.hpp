@@ -93,6 +93,9 @@ private:
   void finish(std::uint64_t stream_id);
   stream& new_stream(std::uint64_t id);
   void write(stream& s, std::uint64_t stream_id, std::uint64_t seq, const frame& f);
+  void write_marked(stream& s, const stream_mark& m, const frame& f);
+  void route_marked(const frame& f, const std::optional<log_mark>& logged);
+  void open_marked_stream(const std::shared_ptr<http_conn>& c, const std::optional<stream_mark>& after);
   void attach_stream(stream& s, std::uint64_t id, const std::shared_ptr<http_conn>& c);
   void touch() { last_activity_ = std::chrono::steady_clock::now(); }
 
@@ -100,9 +103,11 @@ private:
   transport_state& st_; // the loop thread's; actor threads use only outbox_
   std::shared_ptr<loop_handoff<outgoing>> outbox_;
   bool stateless_ = false;
-  // Clustered: the session's events may have been sent by another node, and
-  // this one cannot replay those (their ids fall outside its stream's).
+  // Clustered: the standalone stream's events are named by stream_marks,
+  // and any node resumes them from the change log.
   bool clustered_ = false;
+  stream_mark last_mark_;                // the newest event of the standalone stream
+  std::optional<log_mark> replayed_upto_; // notifications up to here were told by a replay
   std::shared_ptr<connection> core_;
   std::map<std::uint64_t, stream> streams_; // 0: the standalone GET stream
   std::unordered_map<std::string, pending> pending_;

@@ -4,6 +4,7 @@
 #include "streamable_http/event_store.hpp"
 #include "streamable_http/request_policy.hpp"
 #include "streamable_http/sse.hpp"
+#include "streamable_http/stream_mark.hpp"
 
 namespace cafmcp::http {
 namespace {
@@ -122,6 +123,17 @@ TEST(EventIds, EncodeTheirStream) {
   EXPECT_FALSE(parse_event_id("4-", stream, seq));
   EXPECT_FALSE(parse_event_id("x-1", stream, seq));
   EXPECT_FALSE(parse_event_id("12", stream, seq));
+}
+
+TEST(EventIds, AClusteredStreamsIdsCarryTheLogMarkAndOrderAsTheLogDoes) {
+  stream_mark m{{1732000000123, 4, 1}, 2};
+  EXPECT_EQ(m.text(), "L1732000000123-4.1.2");
+  EXPECT_EQ(stream_mark::parse(m.text()), m);
+  EXPECT_LT(stream_mark({{5, 0, 1}, 0}), stream_mark({{5, 0, 1}, 1})); // own messages after the mark
+  EXPECT_LT(stream_mark({{5, 0, 1}, 9}), stream_mark({{5, 0, 2}, 0}));
+  EXPECT_LT(stream_mark({{5, 0, 9}, 9}), stream_mark({{5, 1, 0}, 0}));
+  for (auto bad : {"", "L", "0-5", "L1-2.3", "L1-2.3.4.5", "L1-2.x.4", "L-2.3.4", "l1-2.3.4"})
+    EXPECT_FALSE(stream_mark::parse(bad)) << bad;
 }
 
 } // namespace

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { connectHttp, serverPath } from './lib/harness.mjs';
 import { startCluster } from './lib/cluster.mjs';
+import { rawSession, openStream, notificationsOf } from './lib/raw-http.mjs';
 
 const LIST_CHANGED = /^notifications\/(resources|tools|prompts)\/list_changed$/;
 const UPDATED = 'notifications/resources/updated';
@@ -247,18 +248,43 @@ describe('2025-11-25 sessions through haproxy with no affinity: any node serves 
     }
   });
 
-  test('a Last-Event-ID another node issued gets 503, not a wrong replay', async () => {
-    const s = await connectHttp(cluster.nodes[0].url);
-    try {
-      const res = await fetch(cluster.nodes[1].url, {
-        headers: { accept: 'text/event-stream', 'mcp-session-id': s.transport.sessionId,
-          'mcp-protocol-version': '2025-11-25', 'last-event-id': '0-5' },
-      });
-      assert.equal(res.status, 503);
-      assert.match((await res.json()).error.message, /another node/);
-    } finally {
-      await s.close();
-    }
+  test('a GET stream resumes on another node with what its session missed there, and nothing twice', async () => {
+    const writer = await connectHttp(cluster.nodes[1].url);
+    const raw = await rawSession(cluster.nodes[0].url);
+    await call(writer, 'add_resource', { uri: 'test://resumed', name: 'resumed', text: '0' });
+    await raw.request('resources/subscribe', { uri: 'test://resumed' });
+    const first = await openStream(cluster.nodes[0].url, raw);
+    await call(writer, 'update_resource', { uri: 'test://resumed', text: '1' });
+    const seen = await first.until((e) => e.data?.method === UPDATED);
+    first.close();
+    // Meanwhile: two updates, a list change and one of a resource it did not subscribe to.
+    await call(writer, 'update_resource', { uri: 'test://resumed', text: '2' });
+    await call(writer, 'add_prompt', { name: 'while-away' });
+    await call(writer, 'add_resource', { uri: 'test://not-subscribed', name: 'other', text: 'y' });
+    await call(writer, 'update_resource', { uri: 'test://not-subscribed', text: 'z' });
+    await call(writer, 'update_resource', { uri: 'test://resumed', text: '3' });
+    const resumed = await openStream(cluster.nodes[2].url, raw, seen.id);
+    assert.equal(resumed.status, 200);
+    await resumed.until((e) => e.data?.method === UPDATED, { from: 2 });
+    const missed = notificationsOf(resumed.events).map((m) => `${m.method} ${m.params.uri ?? m.params.name ?? ''}`);
+    assert.deepEqual(missed, [
+      `${UPDATED} test://resumed`,
+      'notifications/prompts/list_changed while-away',
+      'notifications/resources/list_changed test://not-subscribed',
+      `${UPDATED} test://resumed`,
+    ]);
+    // Every event id is another node's and this one's alike: ordered, none twice.
+    const ids = resumed.events.map((e) => e.id);
+    assert.equal(ids[0], seen.id, 'the priming event repeats the last id');
+    assert.equal(new Set(ids.slice(1)).size, ids.length - 1);
+    resumed.close();
+    await writer.close();
+  });
+
+  test('a Last-Event-ID that is not one of the cluster\'s is refused plainly', async () => {
+    const raw = await rawSession(cluster.nodes[0].url);
+    const foreign = await openStream(cluster.nodes[1].url, raw, '0-5');
+    assert.equal(foreign.status, 410);
   });
 
   test('an id no node issued is still unknown everywhere', async () => {
@@ -269,6 +295,46 @@ describe('2025-11-25 sessions through haproxy with no affinity: any node serves 
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     });
     assert.equal(res.status, 404);
+  });
+});
+
+describe('a session whose node is killed mid-stream', () => {
+  let cluster;
+  before(async () => { cluster = await startCluster(3); });
+  after(async () => { await cluster?.stop(); });
+
+  test('resumes through haproxy with Last-Event-ID: exactly the 50 updates made meanwhile, in order', async () => {
+    const uris = [0, 1, 2, 3, 4].map((i) => `test://killed/${i}`);
+    const writer = await connectHttp(cluster.nodes[1].url);
+    try {
+      for (const uri of [...uris, 'test://killed/end'])
+        await call(writer, 'add_resource', { uri, name: uri, text: '0' });
+      // The session lives on node 1: created, subscribed and streaming there.
+      const raw = await rawSession(cluster.nodes[0].url);
+      for (const uri of [...uris, 'test://killed/end']) await raw.request('resources/subscribe', { uri });
+      const before = await openStream(cluster.nodes[0].url, raw);
+      await call(writer, 'update_resource', { uri: uris[0], text: 'seen' });
+      const seen = await before.until((e) => e.data?.method === UPDATED);
+      await cluster.nodes[0].kill(); // SIGKILL: no goodbye
+      const expected = [];
+      for (let i = 0; i < 50; i++) {
+        const uri = uris[i % uris.length];
+        await call(writer, 'update_resource', { uri, text: `v${i}` });
+        expected.push(uri);
+      }
+      const resumed = await openStream(cluster.proxy.url, raw, seen.id);
+      assert.equal(resumed.status, 200, resumed.body);
+      // A last update after them: what precedes it is everything missed.
+      await call(writer, 'update_resource', { uri: 'test://killed/end', text: 'end' });
+      await resumed.until((e) => e.data?.params?.uri === 'test://killed/end');
+      const got = notificationsOf(resumed.events);
+      assert.deepEqual(got.map((m) => m.method), Array(51).fill(UPDATED));
+      assert.deepEqual(got.map((m) => m.params.uri), [...expected, 'test://killed/end']);
+      resumed.close();
+      before.close();
+    } finally {
+      await writer.close();
+    }
   });
 });
 

@@ -79,8 +79,8 @@ async function accepting(port, ms = 10000) {
   }
 }
 
-// haproxy on `port` in front of `nodes`: round-robin, /healthz checks; no
-// affinity, or with `affinity` each 2025-11-25 session pinned to the node
+// haproxy on `port` in front of `nodes`: round-robin, /healthz checks, a
+// request a dead node refused retried on another; no affinity, or with `affinity` each 2025-11-25 session pinned to the node
 // that created it (a stick table learns Mcp-Session-Id from responses).
 export async function startHaproxy(nodes, port, { affinity = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'cafmcp-haproxy-'));
@@ -93,6 +93,8 @@ defaults
   timeout client 60s
   timeout server 60s
   option http-server-close
+  retries 3
+  option redispatch
 frontend mcp
   bind 127.0.0.1:${port}
   default_backend nodes

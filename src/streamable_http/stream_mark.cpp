@@ -1,0 +1,38 @@
+#include "streamable_http/stream_mark.hpp"
+
+#include <charconv>
+
+namespace cafmcp::http {
+namespace {
+
+// Reads one number ending at `stop` (or at the end when stop is 0).
+template <class T>
+bool number(std::string_view& s, char stop, T& out) {
+  auto end = stop ? s.find(stop) : s.size();
+  if (end == std::string_view::npos || end == 0)
+    return false;
+  auto r = std::from_chars(s.data(), s.data() + end, out);
+  if (r.ec != std::errc{} || r.ptr != s.data() + end)
+    return false;
+  s.remove_prefix(stop ? end + 1 : end);
+  return true;
+}
+
+} // namespace
+
+std::string stream_mark::text() const {
+  return "L" + std::to_string(at.ms) + "-" + std::to_string(at.seq) + "." + std::to_string(at.k) + "."
+         + std::to_string(own);
+}
+
+std::optional<stream_mark> stream_mark::parse(std::string_view s) {
+  if (s.empty() || s.front() != 'L')
+    return std::nullopt;
+  s.remove_prefix(1);
+  stream_mark m;
+  if (!number(s, '-', m.at.ms) || !number(s, '.', m.at.seq) || !number(s, '.', m.at.k) || !number(s, 0, m.own))
+    return std::nullopt;
+  return m;
+}
+
+} // namespace cafmcp::http
