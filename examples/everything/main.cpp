@@ -60,7 +60,15 @@ int main(int argc, char** argv) {
   app.add_option("--outbox-limit", cluster.outbox_limit,
                  "changes held while the log is unreachable, then one resync instead")
     ->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--replay-entries", cluster.replay_entries,
+                 "log entries kept to resume a GET stream another node served")
+    ->capture_default_str()->check(CLI::PositiveNumber);
+  std::int64_t lease_ms = cluster.stream_lease.count();
+  app.add_option("--stream-lease-ms", lease_ms,
+                 "how long this node owns its GET streams without hearing from the log")
+    ->capture_default_str()->check(CLI::Range(std::int64_t{30}, std::int64_t{3600000}));
   CLI11_PARSE(app, argc, argv);
+  cluster.stream_lease = std::chrono::milliseconds(lease_ms);
   if (cluster.url.empty())
     if (const char* env = std::getenv("CAFMCP_CLUSTER_URL"))
       cluster.url = env;

@@ -54,6 +54,20 @@ struct log_replay {
   log_mark upto; // told up to here; later entries reach the session live
 };
 
+/// Clustered: this node's claim on one session's GET stream
+/// (server::claim_stream), for the transport that writes it.
+class stream_claim {
+public:
+  virtual ~stream_claim() = default;
+  /// Another node claimed the stream after this one, in log order: write
+  /// nothing more to it.
+  virtual bool taken_over() const = 0;
+  /// This node heard from the log within its lease (cluster.stream_lease).
+  /// A node paused or cut off longer may have been taken over without
+  /// knowing it yet: it holds what it would write until it hears again.
+  virtual bool lease_holds() const = 0;
+};
+
 class server {
 public:
   explicit server(server_options options = {});
@@ -100,6 +114,10 @@ public:
   /// Clustered: the log entry this node's sessions are being told of now;
   /// a session connecting from here on hears only of later ones.
   log_mark log_now() const;
+  /// Clustered: this node serves session `session_id`'s GET stream from
+  /// now on (logged; the last claim in the log owns the stream). Not
+  /// clustered: nullptr (the only node owns every stream).
+  std::shared_ptr<stream_claim> claim_stream(const std::string& session_id);
 
   /// Serves one client over stdin/stdout until EOF (then returns 0).
   int serve_stdio();

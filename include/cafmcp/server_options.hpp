@@ -56,6 +56,11 @@ struct cluster_options {
   /// Entries each node keeps to resume a session's GET stream that another
   /// node served (Last-Event-ID): a client away longer gets 410.
   std::size_t replay_entries = 10000;
+  /// How long a node owns the GET streams it serves without hearing from
+  /// the log: one paused or cut off longer writes nothing to them until it
+  /// hears again (and then nothing, if another node took one over). The
+  /// node reads the log at least three times per lease.
+  std::chrono::milliseconds stream_lease{6000};
   /// Connect and command timeout for the log; also the wait between retries
   /// is a tenth of it.
   std::chrono::milliseconds log_timeout{2000};

@@ -67,10 +67,18 @@ void cluster_node::start() {
     history_end = connect_()->newest();
   } catch (const std::exception&) {
   }
+  // Heard from at least three times per lease, while the log answers.
+  auto wait = std::clamp(rt_.options->cluster.stream_lease / 3, std::chrono::milliseconds(10),
+                         std::chrono::milliseconds(1000));
   reader_ = std::make_unique<cluster::log_reader>(
-    connect_, cluster::log_reader::limits{512, std::chrono::milliseconds(1000), retry},
+    connect_, cluster::log_reader::limits{512, wait, retry},
     [this](std::vector<cluster::log_entry>& entries, bool history) { on_entries(entries, history); },
-    health_, history_end);
+    health_, history_end,
+    // After the claims of what it read: a node that was paused hears of a
+    // takeover before its lease holds again.
+    [heard = heard_at_](std::chrono::steady_clock::time_point asked) {
+      heard->store(asked.time_since_epoch().count());
+    });
 }
 
 void cluster_node::stop() { reader_.reset(); }
@@ -158,6 +166,8 @@ void cluster_node::on_entries(std::vector<cluster::log_entry>& entries, bool his
       if (history) // told to no one: a session starting now hears of what follows
         notifying_ = {at.ms, at.seq, protocol::whole_entry};
     }
+    if (r->claim)
+      settle_claim(*r);
     bool mine = own(*r);
     caf::anon_send(server, logged_atom::value, logged_change{std::move(*r), mine, history, ++handed_, at});
   }
@@ -181,6 +191,56 @@ protocol::recent_log::replay cluster_node::replay(const std::string& id, log_mar
   }
   std::lock_guard<std::mutex> g(recent_mtx_);
   return recent_.since(id, after, latest, rt_.options->list_changed_metadata);
+}
+
+struct cluster_node::claim_state : stream_claim {
+  claim_state(std::uint64_t n, std::chrono::nanoseconds lease, std::shared_ptr<std::atomic<std::int64_t>> heard)
+    : number(n), lease(lease), heard_at(std::move(heard)) {}
+  bool taken_over() const override { return fenced.load(); }
+  bool lease_holds() const override {
+    auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+    return now - heard_at->load() < lease.count();
+  }
+  const std::uint64_t number;
+  const std::chrono::nanoseconds lease;
+  std::shared_ptr<std::atomic<std::int64_t>> heard_at;
+  std::atomic<bool> logged{false}; // read back from the log
+  std::atomic<bool> fenced{false};
+};
+
+std::shared_ptr<stream_claim> cluster_node::claim(const std::string& id) {
+  std::shared_ptr<claim_state> c;
+  {
+    std::lock_guard<std::mutex> g(claims_mtx_);
+    c = std::make_shared<claim_state>(++claims_made_, rt_.options->cluster.stream_lease, heard_at_);
+    claims_[id] = c;
+    std::erase_if(claims_, [](auto& kv) { return kv.second.expired(); });
+  }
+  protocol::log_record r;
+  r.claim = protocol::log_record::stream_claim{id, c->number};
+  publish(std::move(r), nullptr);
+  return c;
+}
+
+// On the reader's thread: a claim read back from the log. This node's
+// current claim of that stream is now logged; another node's claim after
+// it takes the stream over.
+void cluster_node::settle_claim(const protocol::log_record& r) {
+  std::lock_guard<std::mutex> g(claims_mtx_);
+  auto it = claims_.find(r.claim->id);
+  if (it == claims_.end())
+    return;
+  auto c = it->second.lock();
+  if (!c) {
+    claims_.erase(it);
+    return;
+  }
+  if (own(r)) {
+    if (r.claim->number == c->number)
+      c->logged = true;
+  } else if (c->logged) {
+    c->fenced = true;
+  }
 }
 
 void cluster_node::notifying(log_mark at) {

@@ -8,6 +8,7 @@
 //
 //   server actor --publish--> log_writer --XADD--> log
 //   log --XREAD--> log_reader --logged--> server actor --change--> notifier
+#include <atomic>
 #include <cstdint>
 #include <condition_variable>
 #include <deque>
@@ -64,6 +65,8 @@ public:
   /// The entry the notifier tells sessions of now (its k: whole_entry): a
   /// session that joins later hears only of entries after it.
   log_mark notifying_now() const;
+  /// Claims session `id`'s GET stream for this node (logged).
+  std::shared_ptr<stream_claim> claim(const std::string& id);
 
   std::optional<std::string> problem() const { return health_.problem(); }
   std::size_t outbox() const { return writer_ ? writer_->waiting() : 0; }
@@ -78,6 +81,19 @@ private:
   cluster::log_connector connect_;
   cluster::link_health health_;
   void remember(const protocol::log_record::session_note& note, log_mark at);
+  void settle_claim(const protocol::log_record& r);
+
+  // Claims on the GET streams this node serves, by session. A claim is
+  // taken over when another node's claim of the stream follows it in the
+  // log; until this node's own claim is read back, another's is older.
+  struct claim_state;
+  std::mutex claims_mtx_;
+  std::unordered_map<std::string, std::weak_ptr<claim_state>> claims_;
+  std::uint64_t claims_made_ = 0;
+  // When the reader last heard from the log (steady clock, ns): what a
+  // claim's lease counts from. Shared with the claims, which may outlive
+  // this node by a moment in a transport.
+  std::shared_ptr<std::atomic<std::int64_t>> heard_at_ = std::make_shared<std::atomic<std::int64_t>>(0);
 
   cluster::origin_filter filter_; // the reader thread's alone
   std::uint64_t handed_ = 0;      // the same

@@ -150,6 +150,11 @@ log_mark server::log_now() const {
   return cluster ? cluster->notifying_now() : log_mark{};
 }
 
+std::shared_ptr<stream_claim> server::claim_stream(const std::string& session_id) {
+  auto& cluster = impl_->rt->cluster;
+  return cluster ? cluster->claim(session_id) : nullptr;
+}
+
 server_health server::health() const {
   if (auto& c = impl_->rt->cluster)
     if (auto problem = c->problem())

@@ -10,8 +10,8 @@ const std::string part = "log reader";
 }
 
 log_reader::log_reader(log_connector connect, limits l, handler h, link_health& health,
-                       std::optional<log_position> history_end)
-  : connect_(std::move(connect)), limits_(l), handler_(std::move(h)), health_(health),
+                       std::optional<log_position> history_end, caught_up c)
+  : connect_(std::move(connect)), limits_(l), handler_(std::move(h)), caught_up_(std::move(c)), health_(health),
     history_end_(history_end), thread_([this] { run(); }) {}
 
 log_reader::~log_reader() {
@@ -69,6 +69,7 @@ void log_reader::run() {
         return;
       continue;
     }
+    auto asked = std::chrono::steady_clock::now();
     auto got = conn->read(at, limits_.batch, limits_.wait);
     if (!got) {
       health_.report(part, "log unreachable: " + conn->error());
@@ -82,8 +83,12 @@ void log_reader::run() {
       healthy = true;
       health_.report(part, std::nullopt);
     }
-    if (got->empty())
+    bool short_read = got->size() < limits_.batch;
+    if (got->empty()) {
+      if (caught_up_)
+        caught_up_(asked);
       continue;
+    }
     at = got->back().position;
     // The entries up to history_end are history, the rest live: one call each.
     auto live = std::find_if(got->begin(), got->end(),
@@ -97,6 +102,8 @@ void log_reader::run() {
         got->erase(got->begin(), live);
       handler_(*got, false);
     }
+    if (short_read && caught_up_)
+      caught_up_(asked);
   }
 }
 

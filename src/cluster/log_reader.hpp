@@ -21,7 +21,13 @@ namespace cafmcp::cluster {
 
 class log_reader {
 public:
+  /// Called with each batch read, in order.
   using handler = std::function<void(std::vector<log_entry>& entries, bool history)>;
+  /// Called after the handler when a read came back short of a full batch:
+  /// every entry logged before `asked` (when that read was sent) has been
+  /// handed on. What a lease counts from: a reply that was on its way
+  /// while the node was paused tells nothing of what was logged since.
+  using caught_up = std::function<void(std::chrono::steady_clock::time_point asked)>;
   struct limits {
     std::size_t batch = 512;                 // entries per read, at most
     std::chrono::milliseconds wait{1000};    // a read's longest wait for news
@@ -31,7 +37,7 @@ public:
   /// `history_end` unknown (the log was unreachable at start): the newest
   /// entry when the reader first reaches the log.
   log_reader(log_connector connect, limits l, handler h, link_health& health,
-             std::optional<log_position> history_end = std::nullopt);
+             std::optional<log_position> history_end = std::nullopt, caught_up c = nullptr);
   ~log_reader(); // interrupts a waiting read, stops the thread
 
 private:
@@ -42,6 +48,7 @@ private:
   log_connector connect_;
   limits limits_;
   handler handler_;
+  caught_up caught_up_;
   link_health& health_;
   std::mutex mtx_;
   std::condition_variable wake_;

@@ -20,6 +20,8 @@ std::string encode(const log_record& r) {
   if (r.session)
     j["sess"] = {{"id", r.session->id},
                  {"record", r.session->record ? to_json(*r.session->record) : json()}};
+  if (r.claim)
+    j["claim"] = {{"id", r.claim->id}, {"n", r.claim->number}};
   if (!r.trace.empty())
     j["t"] = {{"traceparent", r.trace.traceparent}, {"tracestate", r.trace.tracestate}};
   // Replicas carry resource text a client chose: invalid UTF-8 is replaced,
@@ -63,6 +65,11 @@ std::optional<log_record> decode(std::string_view text) {
       if (!r.session->record)
         return std::nullopt;
     }
+  }
+  if (auto it = j.find("claim"); it != j.end()) {
+    r.claim = log_record::stream_claim{member_or<std::string>(*it, "id", ""), member_or<std::uint64_t>(*it, "n", 0)};
+    if (r.claim->id.empty() || r.claim->number == 0)
+      return std::nullopt;
   }
   if (auto it = j.find("t"); it != j.end()) {
     r.trace.traceparent = member_or<std::string>(*it, "traceparent", "");

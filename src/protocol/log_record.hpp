@@ -30,6 +30,13 @@ struct log_record {
     std::optional<session_record> record;
   };
   std::optional<session_note> session;
+  /// A node opened a session's GET stream: the last claim in the log owns
+  /// it, and a node whose claim came earlier writes nothing more to it.
+  struct stream_claim {
+    std::string id;          // the session's Mcp-Session-Id
+    std::uint64_t number = 0; // 1, 2, ... per origin
+  };
+  std::optional<stream_claim> claim;
   trace_context trace;    // the mutation span, continued by each node
 };
 

@@ -40,6 +40,20 @@ public:
   /// standalone stream, which promised no one a complete replay.
   std::vector<event> kept_after(std::uint64_t seq, clock::time_point now = clock::now());
 
+  /// Calls `f` with each kept event after `seq`, oldest first, without
+  /// trimming or copying; false (and no call) when some of them were
+  /// discarded. Cheap when few follow `seq` (a live stream's next write).
+  template <class F>
+  bool each_after(std::uint64_t seq, F&& f) const {
+    if (events_.empty() || seq + 1 >= next_)
+      return seq < next_;
+    if (seq + 1 < events_.front().seq)
+      return false;
+    for (auto i = static_cast<std::size_t>(seq + 1 - events_.front().seq); i < events_.size(); ++i)
+      f(events_[i]);
+    return true;
+  }
+
   std::uint64_t last_seq() const noexcept { return next_ - 1; }
   std::size_t bytes() const noexcept { return bytes_; }
   std::size_t size() const noexcept { return events_.size(); }

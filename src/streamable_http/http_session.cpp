@@ -101,9 +101,35 @@ void http_session::route_marked(const frame& f, const std::optional<log_mark>& l
     m = last_mark_.next_own();
   }
   last_mark_ = std::max(last_mark_, m);
+  streams_.at(0).history.append(f, std::chrono::steady_clock::now(), m);
+  flush_marked();
+}
+
+// Writes what the open GET stream has not had yet, while this node owns it:
+// a stream another node took over ends here without another byte, and
+// while the lease lapsed (this node paused or cut off from the log) what
+// would go out waits in the history until the node hears from the log.
+void http_session::flush_marked() {
   auto& s = streams_.at(0);
-  s.history.append(f, std::chrono::steady_clock::now(), m);
-  write_marked(s, m, f);
+  auto c = s.conn.lock();
+  if (!c || !c->open())
+    return;
+  if (claim_ && claim_->taken_over()) {
+    c->end_sse();
+    s.conn.reset();
+    claim_.reset();
+    return;
+  }
+  if (claim_ && !claim_->lease_holds())
+    return;
+  bool kept = s.history.each_after(s.delivered, [&](const event_store::event& e) {
+    c->send_event(e.mark.text(), e.data);
+    s.delivered = e.seq;
+  });
+  if (!kept) { // more waited than the history keeps: the client resumes, from the log
+    c->end_sse();
+    s.conn.reset();
+  }
 }
 
 void http_session::answer_json(pending& p, const frame& f) {
@@ -328,6 +354,8 @@ void http_session::open_marked_stream(const std::shared_ptr<http_conn>& c, const
       last_mark_ = std::max(last_mark_, missed.back().first);
   }
   auto from = after ? *after : last_mark_;
+  claim_ = st_.srv.claim_stream(id_);
+  s.delivered = s.history.last_seq(); // what is older was replayed, or predates this stream
   c->begin_sse(headers());
   c->send_text(priming_event(from.text(), st_.options.retry_hint.count()));
   attach_stream(s, 0, c);
@@ -375,9 +403,17 @@ bool http_session::idle_since(std::chrono::steady_clock::time_point t) const {
 }
 
 void http_session::keep_alive(std::chrono::steady_clock::time_point older_than) {
-  for (auto& [id, s] : streams_)
+  bool owns_get_stream = true;
+  if (clustered_ && claim_) {
+    flush_marked(); // ends a stream taken over, writes what waited for the lease
+    owns_get_stream = claim_ && claim_->lease_holds(); // else not a byte to it
+  }
+  for (auto& [id, s] : streams_) {
+    if (id == 0 && !owns_get_stream)
+      continue;
     if (auto c = s.conn.lock(); c && c->open() && c->last_write() < older_than)
       c->send_text(keep_alive_comment);
+  }
 }
 
 } // namespace cafmcp::http

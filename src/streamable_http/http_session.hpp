@@ -14,6 +14,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "cafmcp/server.hpp"
 #include "cafmcp/transport.hpp"
 #include "streamable_http/event_store.hpp"
 #include "streamable_http/http_conn.hpp"
@@ -95,6 +96,7 @@ private:
   void write(stream& s, std::uint64_t stream_id, std::uint64_t seq, const frame& f);
   void write_marked(stream& s, const stream_mark& m, const frame& f);
   void route_marked(const frame& f, const std::optional<log_mark>& logged);
+  void flush_marked();
   void open_marked_stream(const std::shared_ptr<http_conn>& c, const std::optional<stream_mark>& after);
   void attach_stream(stream& s, std::uint64_t id, const std::shared_ptr<http_conn>& c);
   void touch() { last_activity_ = std::chrono::steady_clock::now(); }
@@ -108,6 +110,7 @@ private:
   bool clustered_ = false;
   stream_mark last_mark_;                // the newest event of the standalone stream
   std::optional<log_mark> replayed_upto_; // notifications up to here were told by a replay
+  std::shared_ptr<stream_claim> claim_;  // on the open GET stream
   std::shared_ptr<connection> core_;
   std::map<std::uint64_t, stream> streams_; // 0: the standalone GET stream
   std::unordered_map<std::string, pending> pending_;

@@ -216,6 +216,37 @@ INSTANTIATE_TEST_SUITE_P(Logs, Cluster, ::testing::Values(log_kind{"memory", fal
 // The log reader hands entries to the server actor, numbered; entries lost
 // on the way (a server actor between incarnations drops its mailbox) show
 // as a gap, and the next entry is announced as a resync besides.
+// True once `pred` holds (polled, up to 10 s).
+template <class P>
+bool becomes(P pred) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
+TEST_P(Cluster, TheLastClaimOfAGetStreamInTheLogOwnsItAndEarlierOnesAreTakenOver) {
+  server n1(node("n1")), n2(node("n2"));
+  auto first = n1.claim_stream("session-a");
+  // A change n1 makes after its claim is read back after it: the claim is logged.
+  ASSERT_TRUE(applied(n1.add_prompt(simple_prompt("after-claim-1"))));
+  EXPECT_TRUE(first->lease_holds());
+  EXPECT_FALSE(first->taken_over());
+  auto second = n2.claim_stream("session-a");
+  auto other = n1.claim_stream("session-b"); // another session's stream is not touched
+  ASSERT_TRUE(becomes([&] { return first->taken_over(); }));
+  ASSERT_TRUE(applied(n2.add_prompt(simple_prompt("after-claim-2"))));
+  EXPECT_FALSE(second->taken_over());
+  // n1 takes it back: n2's claim is now the earlier one.
+  auto third = n1.claim_stream("session-a");
+  ASSERT_TRUE(becomes([&] { return second->taken_over(); }));
+  EXPECT_FALSE(third->taken_over());
+  EXPECT_FALSE(other->taken_over());
+}
+
 TEST(ClusterNode, EntriesLostBetweenReaderAndServerActorBecomeAResync) {
   auto o = all_on();
   o.cluster.url = "memory://lost-between";

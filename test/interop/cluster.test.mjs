@@ -338,6 +338,46 @@ describe('a session whose node is killed mid-stream', () => {
   });
 });
 
+describe('a node paused past its stream lease', () => {
+  const LEASE_MS = 1500;
+  let cluster;
+  before(async () => { cluster = await startCluster(3, () => ['--stream-lease-ms', String(LEASE_MS)]); });
+  after(async () => { await cluster?.stop(); });
+
+  test('writes nothing more to a GET stream another node took over meanwhile', async () => {
+    const near = await connectHttp(cluster.nodes[0].url); // changes on node 1 follow its claim in the log
+    const far = await connectHttp(cluster.nodes[2].url);
+    try {
+      await call(near, 'add_resource', { uri: 'test://fenced', name: 'fenced', text: '0' });
+      const raw = await rawSession(cluster.nodes[0].url);
+      await raw.request('resources/subscribe', { uri: 'test://fenced' });
+      const old = await openStream(cluster.nodes[0].url, raw);
+      await call(near, 'update_resource', { uri: 'test://fenced', text: 'before' });
+      const seen = await old.until((e) => e.data?.method === UPDATED);
+      const heard = old.events.length;
+      cluster.nodes[0].child.kill('SIGSTOP');
+      // Logged while node 1 cannot read them; then it stays stopped past its
+      // lease (the scenario's condition: a duration, not a synchronisation).
+      for (let i = 0; i < 5; i++) await call(far, 'update_resource', { uri: 'test://fenced', text: `paused ${i}` });
+      await new Promise((r) => setTimeout(r, LEASE_MS + 500));
+      const taken = await openStream(cluster.nodes[1].url, raw, seen.id);
+      assert.equal(taken.status, 200, taken.body);
+      cluster.nodes[0].child.kill('SIGCONT');
+      await call(far, 'update_resource', { uri: 'test://fenced', text: 'after' });
+      await taken.until((e, k) => notificationsOf(taken.events).length === 6);
+      // Node 1 read the five, the takeover and the last change: its stream
+      // ends without another event.
+      await old.end();
+      assert.equal(old.events.length, heard, JSON.stringify(old.events.slice(heard)));
+      taken.close();
+    } finally {
+      cluster.nodes[0].child.kill('SIGCONT');
+      await near.close().catch(() => {});
+      await far.close();
+    }
+  });
+});
+
 describe('a node whose outbox overflows while Redis is stopped', () => {
   let cluster;
   before(async () => { cluster = await startCluster(2, (i) => (i === 1 ? ['--outbox-limit', '3'] : [])); });

@@ -19,6 +19,19 @@ resource text_resource(std::string uri, std::string text) {
   return r;
 }
 
+TEST(LogRecord, AStreamClaimComesBackAndAnEmptyOneIsRefused) {
+  log_record r;
+  r.origin = "n1/abc";
+  r.seq = 7;
+  r.claim = log_record::stream_claim{"session-a", 3};
+  auto back = decode(encode(r));
+  ASSERT_TRUE(back && back->claim);
+  EXPECT_EQ(back->claim->id, "session-a");
+  EXPECT_EQ(back->claim->number, 3u);
+  EXPECT_FALSE(decode(R"({"o":"n1/abc","s":7,"claim":{"id":"","n":3}})"));
+  EXPECT_FALSE(decode(R"({"o":"n1/abc","s":7,"claim":{"id":"x"}})"));
+}
+
 TEST(LogRecord, EverythingItCarriesComesBack) {
   log_record r;
   r.origin = "n1/abc";

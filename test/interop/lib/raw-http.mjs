@@ -77,6 +77,14 @@ export async function openStream(url, session, lastEventId) {
     waiters.add(check);
     check();
   });
+  // Resolves once the server ends the stream (bounded).
+  stream.end = (ms = 20000) => new Promise((resolve, reject) => {
+    const check = () => { if (stream.ended) { done(); resolve(); } };
+    const timer = setTimeout(() => { done(); reject(new Error(`the stream did not end in ${ms} ms`)); }, ms);
+    const done = () => { clearTimeout(timer); waiters.delete(check); };
+    waiters.add(check);
+    check();
+  });
   stream.close = () => controller.abort();
   return stream;
 }
