@@ -1,5 +1,7 @@
 #include "streamable_http/http_conn.hpp"
 
+#include <cstring>
+
 #include "streamable_http/transport_state.hpp"
 
 #include <sys/socket.h>
@@ -169,9 +171,15 @@ void http_conn::send_event(std::uint64_t stream, std::uint64_t seq, frame data) 
   enqueue(std::move(c));
 }
 
-void http_conn::send_event(const std::string& id, frame data) {
+void http_conn::send_event(const stream_mark& id, frame data) {
+  static_assert(4 + stream_mark::max_text + 7 <= max_event_head);
   chunk c;
-  c.text = "id: " + id + "\ndata: ";
+  char* p = c.event_head.data();
+  std::memcpy(p, "id: ", 4);
+  p += 4;
+  p += id.write(p);
+  std::memcpy(p, "\ndata: ", 7);
+  c.event_head_size = static_cast<std::uint8_t>(p + 7 - c.event_head.data());
   c.body = std::move(data);
   c.event = true;
   enqueue(std::move(c));

@@ -21,6 +21,7 @@
 
 #include "cafmcp/transport.hpp"
 #include "streamable_http/sse.hpp"
+#include "streamable_http/stream_mark.hpp"
 
 namespace cafmcp::http {
 
@@ -51,8 +52,8 @@ public:
   void send_text(std::string text); // priming event, comment
   /// One SSE event: "id: <stream>-<seq>", the shared frame as its data.
   void send_event(std::uint64_t stream, std::uint64_t seq, frame data);
-  /// One SSE event with an id of its own (a cluster's stream_mark).
-  void send_event(const std::string& id, frame data);
+  /// One SSE event named by a cluster's stream_mark.
+  void send_event(const stream_mark& id, frame data);
   /// Close once everything queued is written.
   void end_sse();
   /// Close now (client too slow, shutdown).

@@ -85,7 +85,7 @@ void http_session::write(stream& s, std::uint64_t stream_id, std::uint64_t seq, 
 
 void http_session::write_marked(stream& s, const stream_mark& m, const frame& f) {
   if (auto c = s.conn.lock(); c && c->open())
-    c->send_event(m.text(), f);
+    c->send_event(m, f);
 }
 
 // Clustered: the standalone stream's events are named by their place in the
@@ -123,7 +123,7 @@ void http_session::flush_marked() {
   if (claim_ && !claim_->lease_holds())
     return;
   bool kept = s.history.each_after(s.delivered, [&](const event_store::event& e) {
-    c->send_event(e.mark.text(), e.data);
+    c->send_event(e.mark, e.data);
     s.delivered = e.seq;
   });
   if (!kept) { // more waited than the history keeps: the client resumes, from the log

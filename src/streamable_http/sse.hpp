@@ -19,7 +19,8 @@ bool parse_event_id(const std::string& text, std::uint64_t& stream, std::uint64_
 /// "id: <stream>-<seq>\ndata: " — what precedes the frame — written into
 /// `out` (at least max_event_head bytes); returns its length. No allocation:
 /// it is built once per delivery.
-inline constexpr std::size_t max_event_head = 4 + 20 + 1 + 20 + 7;
+/// (Room for either kind of id: "<stream>-<seq>" or a stream_mark's.)
+inline constexpr std::size_t max_event_head = 4 + 1 + 20 + 1 + 20 + 1 + 10 + 1 + 10 + 7;
 std::size_t write_event_head(char* out, std::uint64_t stream, std::uint64_t seq);
 inline constexpr std::string_view event_tail = "\n\n";
 

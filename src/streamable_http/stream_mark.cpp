@@ -20,9 +20,23 @@ bool number(std::string_view& s, char stop, T& out) {
 
 } // namespace
 
+std::size_t stream_mark::write(char* out) const {
+  char* p = out;
+  char* end = out + max_text;
+  *p++ = 'L';
+  p = std::to_chars(p, end, at.ms).ptr;
+  *p++ = '-';
+  p = std::to_chars(p, end, at.seq).ptr;
+  *p++ = '.';
+  p = std::to_chars(p, end, at.k).ptr;
+  *p++ = '.';
+  p = std::to_chars(p, end, own).ptr;
+  return static_cast<std::size_t>(p - out);
+}
+
 std::string stream_mark::text() const {
-  return "L" + std::to_string(at.ms) + "-" + std::to_string(at.seq) + "." + std::to_string(at.k) + "."
-         + std::to_string(own);
+  char buf[max_text];
+  return std::string(buf, write(buf));
 }
 
 std::optional<stream_mark> stream_mark::parse(std::string_view s) {

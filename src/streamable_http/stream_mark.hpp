@@ -23,6 +23,10 @@ struct stream_mark {
   /// The next message of the session's own after this one.
   stream_mark next_own() const { return {at, own + 1}; }
   std::string text() const;
+  /// text() written into `out` (at least max_text bytes), no allocation:
+  /// once per event on a live stream. Returns its length.
+  static constexpr std::size_t max_text = 1 + 20 + 1 + 20 + 1 + 10 + 1 + 10;
+  std::size_t write(char* out) const;
   /// nullopt for anything but text() output.
   static std::optional<stream_mark> parse(std::string_view text);
 };
