@@ -5,7 +5,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { connectHttp, serverPath } from './lib/harness.mjs';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { connectHttp, connectWith, serverPath } from './lib/harness.mjs';
 import { startCluster } from './lib/cluster.mjs';
 import { rawSession, openStream, notificationsOf } from './lib/raw-http.mjs';
 
@@ -334,6 +335,51 @@ describe('a session whose node is killed mid-stream', () => {
       before.close();
     } finally {
       await writer.close();
+    }
+  });
+});
+
+describe('the TypeScript SDK through haproxy when the node of its GET stream is killed', () => {
+  let cluster;
+  before(async () => { cluster = await startCluster(3); });
+  after(async () => { await cluster?.stop(); });
+
+  test('resumes on another node by itself and hears every change, once, in order', async () => {
+    let streamNode; // the node haproxy gave the SDK's GET stream to
+    const fetchNoting = async (url, init) => {
+      const res = await fetch(url, init);
+      if ((init?.method ?? 'GET') === 'GET' && res.ok) streamNode = res.headers.get('x-cafmcp-node');
+      return res;
+    };
+    const transport = new StreamableHTTPClientTransport(new URL(cluster.proxy.url), {
+      fetch: fetchNoting,
+      reconnectionOptions: { initialReconnectionDelay: 200, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1.5, maxRetries: 10 },
+    });
+    const s = await connectWith(transport, { name: 'cafmcp-interop-cluster' });
+    let writer;
+    try {
+      for (let i = 0; i < 50 && !streamNode; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(streamNode, 'the SDK opened its GET stream');
+      const victim = cluster.nodes.find((n) => n.nodeId === streamNode);
+      writer = await connectHttp(cluster.nodes.find((n) => n !== victim).url);
+      await call(writer, 'add_resource', { uri: 'test://sdk-killed', name: 'sdk-killed', text: '0' });
+      await s.client.subscribeResource({ uri: 'test://sdk-killed' });
+      await call(writer, 'update_resource', { uri: 'test://sdk-killed', text: 'seen' });
+      await s.recorder.waitFor((m) => m.method === UPDATED, { ms: 20000 });
+      const mark = s.recorder.mark;
+      await victim.kill();
+      const expected = [];
+      for (let i = 0; i < 20; i++) {
+        await call(writer, i % 5 === 4 ? 'add_prompt' : 'update_resource',
+          i % 5 === 4 ? { name: `sdk-${i}` } : { uri: 'test://sdk-killed', text: `v${i}` });
+        expected.push(i % 5 === 4 ? `notifications/prompts/list_changed added sdk-${i}` : `${UPDATED}  test://sdk-killed`);
+      }
+      await call(writer, 'add_prompt', { name: 'sdk-end' });
+      assert.deepEqual(await heardUntil(s, 'sdk-end', mark), [...expected, 'notifications/prompts/list_changed added sdk-end']);
+      assert.notEqual(streamNode, victim.nodeId, 'the stream moved to another node');
+    } finally {
+      await writer?.close();
+      await s.close().catch(() => {});
     }
   });
 });

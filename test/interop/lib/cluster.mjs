@@ -80,7 +80,8 @@ async function accepting(port, ms = 10000) {
 }
 
 // haproxy on `port` in front of `nodes`: round-robin, /healthz checks, a
-// request a dead node refused retried on another; no affinity, or with `affinity` each 2025-11-25 session pinned to the node
+// request a dead node refused retried on another, each answer naming its
+// node (X-Cafmcp-Node); no affinity, or with `affinity` each 2025-11-25 session pinned to the node
 // that created it (a stick table learns Mcp-Session-Id from responses).
 export async function startHaproxy(nodes, port, { affinity = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'cafmcp-haproxy-'));
@@ -103,7 +104,8 @@ backend nodes
 ${affinity ? `  stick-table type string len 64 size 100k
   stick store-response res.hdr(mcp-session-id)
   stick match req.hdr(mcp-session-id)
-` : ''}  option httpchk
+` : ''}  http-response set-header X-Cafmcp-Node %s
+  option httpchk
   http-check send meth GET uri /healthz
   http-check expect status 200
 ${servers}
