@@ -233,7 +233,8 @@ TEST_P(Cluster, TheLastClaimOfAGetStreamInTheLogOwnsItAndEarlierOnesAreTakenOver
   auto first = n1.claim_stream("session-a");
   // A change n1 makes after its claim is read back after it: the claim is logged.
   ASSERT_TRUE(applied(n1.add_prompt(simple_prompt("after-claim-1"))));
-  EXPECT_TRUE(first->lease_holds());
+  // Once its reader has caught up with the log (a fresh node's lease starts lapsed).
+  EXPECT_TRUE(becomes([&] { return first->lease_holds(); }));
   EXPECT_FALSE(first->taken_over());
   auto second = n2.claim_stream("session-a");
   auto other = n1.claim_stream("session-b"); // another session's stream is not touched
