@@ -8,6 +8,7 @@
 //   server --run--> session (a quick handler: the session runs it)
 //   clustered (cluster_node.hpp): server --publish--> log writer (a thread)
 //   log reader (a thread) --logged--> server --mark, change/updated/resync--> notifier
+//   notifier --restate/answered--> session (another node took what concerns it)
 #include <atomic>
 #include <future>
 #include <memory>
@@ -55,6 +56,7 @@ using resync_atom = caf::atom_constant<caf::atom("resync")>;
 using adopt_atom = caf::atom_constant<caf::atom("adopt")>;
 using restate_atom = caf::atom_constant<caf::atom("restate")>;
 using mark_atom = caf::atom_constant<caf::atom("mark")>;
+using answered_atom = caf::atom_constant<caf::atom("answered")>;
 
 /// A session's subscriptions as the notifier indexes them: (uri or
 /// template text, is a template).
@@ -80,6 +82,7 @@ using session_actor = caf::typed_actor<
   caf::reacts_to<emit_atom, std::string, frame>,                // progress/log for request key
   caf::reacts_to<ask_atom, std::string, client_ask>,            // handler asks the client
   caf::reacts_to<restate_atom, std::vector<std::string>, int>,  // clustered: subscriptions, level
+  caf::reacts_to<answered_atom, std::string, protocol::outcome>, // clustered: an answer another node took
   caf::reacts_to<forget_atom, std::string>,                     // handler stopped waiting
   caf::reacts_to<release_atom, std::string>,                    // stream of key may close
   caf::reacts_to<run_atom, call, protocol::job>>;               // a quick handler, run here
@@ -181,6 +184,7 @@ using notifier_actor = caf::typed_actor<
   caf::reacts_to<mark_atom, log_mark>,                         // clustered: the entry told next
   caf::reacts_to<adopt_atom, session_link, subscription_list>, // clustered: another node's session
   caf::reacts_to<restate_atom, std::string, subscription_list, int>, // its state changed elsewhere
+  caf::reacts_to<answered_atom, std::string, std::string, protocol::outcome>, // session, ask id: for its asker
   caf::replies_to<listen_atom, listen_request>::with<protocol::outcome>, // acks on the stream
   caf::reacts_to<unlisten_atom, session_actor, std::string>,   // the stream ended
   caf::replies_to<stats_atom>::with<server_stats>>;

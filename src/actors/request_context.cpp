@@ -1,10 +1,30 @@
 #include "actors/request_context_impl.hpp"
 
 #include <atomic>
+#include <random>
 
 #include "cafmcp/json_rpc.hpp"
 
 namespace cafmcp {
+
+namespace {
+
+// "cafmcp-<random>-": the ids of this process's requests to clients. In a
+// cluster an answer may reach another node, which hands it to every node:
+// only the node that asked may know the id.
+const std::string& ask_id_prefix() {
+  static const std::string prefix = [] {
+    std::random_device rd;
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string p = "cafmcp-";
+    for (int i = 0; i < 8; ++i)
+      p += digits[rd() & 15];
+    return p + "-";
+  }();
+  return prefix;
+}
+
+} // namespace
 
 request_context::impl::impl(actors::call c, std::chrono::milliseconds timeout)
   : call(std::move(c)), default_timeout(timeout) {
@@ -99,7 +119,7 @@ json request_context::request(std::string method, json params, std::chrono::mill
                                "a quick handler cannot ask the client (" + method
                                  + "): it runs on its session's actor, which would deliver the answer");
   actors::client_ask ask;
-  ask.id = "cafmcp-" + std::to_string(++next_id);
+  ask.id = ask_id_prefix() + std::to_string(++next_id);
   ask.method = std::move(method);
   ask.params = std::move(params);
   ask.answer = std::make_shared<std::promise<protocol::outcome>>();

@@ -129,6 +129,9 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
       if (r.session && r.session->record && !lc.own)
         self->send(notifier, restate_atom::value, r.session->id,
                    subscriptions_of(*rt->registry, r.session->record->subscriptions), r.session->record->log_level);
+      if (r.answer && !lc.own)
+        self->send(notifier, answered_atom::value, std::move(r.answer->id), std::move(r.answer->ask_id),
+                   std::move(r.answer->answer));
       if (lc.own)
         if (auto done = rt->cluster->delivered(r.seq))
           self->send(notifier, settle_atom::value, std::move(done));

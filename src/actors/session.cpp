@@ -325,15 +325,28 @@ void on_notification(self_ptr self, const jsonrpc::notification& n) {
   // Other client notifications (roots/list_changed, progress) need nothing.
 }
 
-void on_client_answer(self_ptr self, const jsonrpc::request_id& id, protocol::outcome out) {
-  auto* text = std::get_if<std::string>(&id);
-  if (!text)
-    return;
-  auto it = self->state.asks.find(*text);
+// True when a handler here waited for it.
+bool answer_ask(self_ptr self, const std::string& ask_id, protocol::outcome& out) {
+  auto it = self->state.asks.find(ask_id);
   if (it == self->state.asks.end())
-    return; // late (timed out) or unknown: nothing waits for it
+    return false; // late (timed out) or unknown: nothing waits for it here
   it->second->set_value(std::move(out));
   self->state.asks.erase(it);
+  return true;
+}
+
+void on_client_answer(self_ptr self, const jsonrpc::request_id& id, protocol::outcome out) {
+  auto* text = std::get_if<std::string>(&id);
+  if (!text || answer_ask(self, *text, out))
+    return;
+  // Clustered: the client's answer to another node's request landed here;
+  // the log takes it to every node, and the one that asked hands it on.
+  auto& st = self->state;
+  if (st.rt->cluster && st.named) {
+    protocol::log_record r;
+    r.answer = protocol::log_record::client_answer{st.id, *text, std::move(out)};
+    st.rt->cluster->publish(std::move(r), nullptr);
+  }
 }
 
 void on_message(self_ptr self, jsonrpc::message& msg) {
@@ -444,6 +457,7 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
       self->state.subscriptions = {subscriptions.begin(), subscriptions.end()};
       self->state.log_level->store(level);
     },
+    [self](answered_atom, std::string& ask_id, protocol::outcome& out) { answer_ask(self, ask_id, out); },
     [self](release_atom, std::string& key) {
       if (self->state.calls.count(key) && !self->state.closed)
         self->state.out->release_stream(key);

@@ -20,6 +20,14 @@ std::string encode(const log_record& r) {
   if (r.session)
     j["sess"] = {{"id", r.session->id},
                  {"record", r.session->record ? to_json(*r.session->record) : json()}};
+  if (r.answer) {
+    json a = {{"id", r.answer->id}, {"ask", r.answer->ask_id}};
+    if (auto* err = std::get_if<jsonrpc::error>(&r.answer->answer))
+      a["error"] = {{"code", err->code}, {"message", err->message}, {"data", err->data ? *err->data : json()}};
+    else
+      a["result"] = std::get<json>(r.answer->answer);
+    j["ans"] = std::move(a);
+  }
   if (r.claim)
     j["claim"] = {{"id", r.claim->id}, {"n", r.claim->number}};
   if (!r.trace.empty())
@@ -65,6 +73,23 @@ std::optional<log_record> decode(std::string_view text) {
       if (!r.session->record)
         return std::nullopt;
     }
+  }
+  if (auto it = j.find("ans"); it != j.end()) {
+    auto id = member_or<std::string>(*it, "id", "");
+    auto ask = member_or<std::string>(*it, "ask", "");
+    if (id.empty() || ask.empty())
+      return std::nullopt;
+    outcome answer = json::object();
+    if (auto e = it->find("error"); e != it->end()) {
+      jsonrpc::error err{member_or<int>(*e, "code", jsonrpc::code::internal_error),
+                         member_or<std::string>(*e, "message", ""), std::nullopt};
+      if (e->is_object() && e->contains("data") && !(*e)["data"].is_null())
+        err.data = (*e)["data"];
+      answer = std::move(err);
+    } else if (auto res = it->find("result"); res != it->end()) {
+      answer = *res;
+    }
+    r.answer = log_record::client_answer{std::move(id), std::move(ask), std::move(answer)};
   }
   if (auto it = j.find("claim"); it != j.end()) {
     r.claim = log_record::stream_claim{member_or<std::string>(*it, "id", ""), member_or<std::uint64_t>(*it, "n", 0)};

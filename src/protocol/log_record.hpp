@@ -11,6 +11,7 @@
 
 #include "cafmcp/tracing.hpp"
 #include "protocol/change.hpp"
+#include "protocol/dispatch.hpp"
 #include "protocol/session_record.hpp"
 
 namespace cafmcp::protocol {
@@ -37,6 +38,14 @@ struct log_record {
     std::uint64_t number = 0; // 1, 2, ... per origin
   };
   std::optional<stream_claim> claim;
+  /// A client's answer to a server->client request that reached a node
+  /// other than the one that asked: that node hands it to its handler.
+  struct client_answer {
+    std::string id;     // the session's Mcp-Session-Id
+    std::string ask_id; // the id the asking node sent
+    outcome answer;     // the result, or the client's error
+  };
+  std::optional<client_answer> answer;
   trace_context trace;    // the mutation span, continued by each node
 };
 

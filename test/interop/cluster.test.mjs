@@ -6,6 +6,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectHttp, connectWith, serverPath } from './lib/harness.mjs';
 import { startCluster } from './lib/cluster.mjs';
 import { rawSession, openStream, notificationsOf } from './lib/raw-http.mjs';
@@ -379,6 +380,41 @@ describe('the TypeScript SDK through haproxy when the node of its GET stream is 
       assert.notEqual(streamNode, victim.nodeId, 'the stream moved to another node');
     } finally {
       await writer?.close();
+      await s.close().catch(() => {});
+    }
+  });
+});
+
+describe('a server->client request whose answer lands on another node', () => {
+  let cluster;
+  before(async () => { cluster = await startCluster(3); });
+  after(async () => { await cluster?.stop(); });
+
+  test('reaches the handler that asked, through haproxy with no affinity', async () => {
+    const served = []; // [what the POST carried, a promise of the node that took it]
+    const fetchNoting = (url, init) => {
+      const res = fetch(url, init);
+      if (init?.method === 'POST') { // noted as sent: its answer may come after the tool's result
+        const body = JSON.parse(init.body);
+        const what = body.method ?? (body.result ? 'answer' : body.error ? 'error' : '?');
+        served.push([what === 'tools/call' ? `tools/call ${body.params.name}` : what,
+          res.then((r) => r.headers.get('x-cafmcp-node'))]);
+      }
+      return res;
+    };
+    const transport = new StreamableHTTPClientTransport(new URL(cluster.proxy.url), { fetch: fetchNoting });
+    const s = await connectWith(transport, { name: 'cafmcp-interop-cluster', capabilities: { sampling: {} } });
+    s.client.setRequestHandler(CreateMessageRequestSchema, async (req) => ({
+      role: 'assistant', model: 'test-model',
+      content: { type: 'text', text: `echo: ${req.params.messages[0].content.text}` },
+    }));
+    try {
+      const result = await s.client.callTool({ name: 'test_sampling', arguments: { prompt: 'across nodes' } });
+      assert.match(result.content[0].text, /echo: across nodes/);
+      const asked = await served.find(([what]) => what === 'tools/call test_sampling')[1];
+      const answered = await served.find(([what]) => what === 'answer')[1];
+      assert.notEqual(answered, asked, `the answer went to the node that asked (${asked}): nothing crossed`);
+    } finally {
       await s.close().catch(() => {});
     }
   });

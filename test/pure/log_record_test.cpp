@@ -32,6 +32,26 @@ TEST(LogRecord, AStreamClaimComesBackAndAnEmptyOneIsRefused) {
   EXPECT_FALSE(decode(R"({"o":"n1/abc","s":7,"claim":{"id":"x"}})"));
 }
 
+TEST(LogRecord, AClientsAnswerComesBackWithItsResultOrItsError) {
+  log_record r;
+  r.origin = "n2/def";
+  r.seq = 9;
+  r.answer = log_record::client_answer{"session-a", "cafmcp-0a1b2c3d-4", json{{"model", "m"}}};
+  auto back = decode(encode(r));
+  ASSERT_TRUE(back && back->answer);
+  EXPECT_EQ(back->answer->id, "session-a");
+  EXPECT_EQ(back->answer->ask_id, "cafmcp-0a1b2c3d-4");
+  EXPECT_EQ(std::get<json>(back->answer->answer), (json{{"model", "m"}}));
+  r.answer->answer = jsonrpc::error{-1, "User rejected", json{{"why", "no"}}};
+  back = decode(encode(r));
+  ASSERT_TRUE(back && back->answer);
+  auto& err = std::get<jsonrpc::error>(back->answer->answer);
+  EXPECT_EQ(err.code, -1);
+  EXPECT_EQ(err.message, "User rejected");
+  EXPECT_EQ(err.data, (json{{"why", "no"}}));
+  EXPECT_FALSE(decode(R"({"o":"n2/def","s":9,"ans":{"id":"s","result":{}}})")); // no ask id
+}
+
 TEST(LogRecord, EverythingItCarriesComesBack) {
   log_record r;
   r.origin = "n1/abc";
