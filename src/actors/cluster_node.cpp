@@ -243,6 +243,11 @@ void cluster_node::settle_claim(const protocol::log_record& r) {
   }
 }
 
+void cluster_node::forget(const std::string& id) {
+  std::lock_guard<std::mutex> g(known_mtx_);
+  known_.erase(id);
+}
+
 void cluster_node::notifying(log_mark at) {
   std::lock_guard<std::mutex> g(recent_mtx_);
   notifying_ = {at.ms, at.seq, protocol::whole_entry};

@@ -55,6 +55,9 @@ public:
   /// far as it reaches now, for a session announced a moment ago.
   std::optional<protocol::session_record> known_session(const std::string& id);
   bool own(const protocol::log_record& r) const { return r.origin == origin_; }
+  /// The client ended session `id` here: this node forgets it at once
+  /// (others when they read its end).
+  void forget(const std::string& id);
 
   /// What the log told session `id` after `after`, from the entries this
   /// node keeps (cluster.replay_entries): a GET stream another node served

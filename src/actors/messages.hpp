@@ -185,6 +185,7 @@ using notifier_actor = caf::typed_actor<
   caf::reacts_to<adopt_atom, session_link, subscription_list>, // clustered: another node's session
   caf::reacts_to<restate_atom, std::string, subscription_list, int>, // its state changed elsewhere
   caf::reacts_to<answered_atom, std::string, std::string, protocol::outcome>, // session, ask id: for its asker
+  caf::reacts_to<close_atom, std::string>,                     // clustered: the client ended it elsewhere
   caf::replies_to<listen_atom, listen_request>::with<protocol::outcome>, // acks on the stream
   caf::reacts_to<unlisten_atom, session_actor, std::string>,   // the stream ended
   caf::replies_to<stats_atom>::with<server_stats>>;

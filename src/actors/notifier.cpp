@@ -286,6 +286,14 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
     },
     [self, rt](updated_atom, std::string& uri, trace_context& trace) { announce_updated(self, *rt, uri, trace); },
     [self, rt](resync_atom, trace_context& trace) { resync(self, *rt, trace); },
+    // The client ended the session on another node (HTTP DELETE): the copy
+    // here ends too, and its requests in flight are answered so.
+    [rt](close_atom, std::string& name) {
+      auto& st = *rt->notifier_data;
+      if (auto n = st.by_name.find(name); n != st.by_name.end())
+        if (auto m = st.sessions.find(n->second); m != st.sessions.end())
+          caf::anon_send(m->second.link.handle, close_atom::value);
+    },
     // A client's answer that reached another node: to this node's copy of
     // the session, whose handler may be the one waiting for it.
     [rt](answered_atom, std::string& name, std::string& ask_id, protocol::outcome& out) {

@@ -125,6 +125,7 @@ std::shared_ptr<connection> server::adopt(std::shared_ptr<outbound> out, const s
 
 void server::forget(const std::string& session_id) {
   if (auto& cluster = impl_->rt->cluster) {
+    cluster->forget(session_id); // not adopted here again while its end is on the way to the log
     protocol::log_record r;
     r.session = protocol::log_record::session_note{session_id, std::nullopt};
     cluster->publish(std::move(r), nullptr);

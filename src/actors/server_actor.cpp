@@ -129,6 +129,8 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
       if (r.session && r.session->record && !lc.own)
         self->send(notifier, restate_atom::value, r.session->id,
                    subscriptions_of(*rt->registry, r.session->record->subscriptions), r.session->record->log_level);
+      if (r.session && !r.session->record && !lc.own) // ended there: its copy here ends
+        self->send(notifier, close_atom::value, r.session->id);
       if (r.answer && !lc.own)
         self->send(notifier, answered_atom::value, std::move(r.answer->id), std::move(r.answer->ask_id),
                    std::move(r.answer->answer));

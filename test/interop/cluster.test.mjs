@@ -283,6 +283,22 @@ describe('2025-11-25 sessions through haproxy with no affinity: any node serves 
     await writer.close();
   });
 
+  test('a DELETE on one node ends the copies other nodes serve, their streams included', async () => {
+    const raw = await rawSession(cluster.nodes[0].url);
+    assert.equal(await raw.status('ping', {}, cluster.nodes[1].url), 200); // node 2 serves a copy
+    const stream = await openStream(cluster.nodes[1].url, raw);
+    assert.equal(stream.status, 200);
+    assert.equal(await raw.end(cluster.nodes[2].url), 200);
+    await stream.end(); // node 2 read the end from the log
+    assert.equal(await raw.status('ping', {}, cluster.nodes[2].url), 404, 'the node that ended it');
+    assert.equal(await raw.status('ping', {}, cluster.nodes[1].url), 404, 'the node whose copy ended');
+    // Node 1, where it started, ends its copy when it reads the end (bounded).
+    let status;
+    for (let i = 0; i < 100 && (status = await raw.status('ping', {}, cluster.nodes[0].url)) !== 404; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    assert.equal(status, 404, 'the node that started it');
+  });
+
   test('a Last-Event-ID that is not one of the cluster\'s is refused plainly', async () => {
     const raw = await rawSession(cluster.nodes[0].url);
     const foreign = await openStream(cluster.nodes[1].url, raw, '0-5');

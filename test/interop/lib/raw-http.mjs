@@ -22,6 +22,17 @@ export async function rawSession(url) {
       if (r.status !== 200) throw new Error(`${method}: ${r.status} ${await r.text()}`);
       return r.json();
     },
+    // The status of a request to `to`, without throwing.
+    async status(method, params = {}, to = url) {
+      const r = await fetch(to, { method: 'POST', headers: session.headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: next++, method, params }) });
+      await r.text();
+      return r.status;
+    },
+    async end(to = url) { // DELETE
+      const r = await fetch(to, { method: 'DELETE', headers: session.headers });
+      return r.status;
+    },
     async notify(method, to = url) {
       const r = await fetch(to, { method: 'POST', headers: session.headers, body: JSON.stringify({ jsonrpc: '2.0', method }) });
       if (r.status !== 202) throw new Error(`${method}: ${r.status}`);
