@@ -45,6 +45,10 @@ int main(int argc, char** argv) {
   std::string trace_file;
   app.add_option("--trace-file", trace_file,
                  "write traces as OTLP/JSON lines to this file instead (Jaeger's UI loads it)");
+  std::int64_t client_request_timeout_ms = 60000;
+  app.add_option("--client-request-timeout-ms", client_request_timeout_ms,
+                 "how long a handler waits for the client's answer (sampling, elicitation)")
+    ->capture_default_str()->check(CLI::Range(std::int64_t{1}, std::int64_t{3600000}));
   bool threaded_handlers = false;
   app.add_flag("--threaded-handlers", threaded_handlers,
                "run quick tools' handlers on threads of their own too (for comparing)");
@@ -94,6 +98,7 @@ int main(int argc, char** argv) {
   opts.list_changed_metadata = modes.at(metadata);
   opts.page_size = page_size;
   opts.inline_quick_handlers = !threaded_handlers;
+  opts.client_request_timeout = std::chrono::milliseconds(client_request_timeout_ms);
   opts.message_limits.max_message_bytes = max_message_bytes;
   // 2026-07-28 caching hints, as the conformance reference server gives them.
   opts.list_cache = {std::chrono::minutes(5), true};

@@ -84,8 +84,9 @@ public:
   /// with input_required asking for it (the handler runs again on the
   /// retry, so it must be a function of its inputs); a client that did not
   /// declare the capability the method needs gets -32021.
+  /// `timeout`: by default the server's client_request_timeout.
   json request(std::string method, json params,
-               std::chrono::milliseconds timeout = std::chrono::seconds(60));
+               std::optional<std::chrono::milliseconds> timeout = std::nullopt);
 
   /// Lets the transport close this request's stream while the handler keeps
   /// working (SSE polling): the client reconnects with Last-Event-ID and

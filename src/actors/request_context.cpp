@@ -100,7 +100,7 @@ void request_context::log(log_level level, json data, std::string logger) {
 
 bool request_context::cancelled() const { return impl_->call.cancelled->load(); }
 
-json request_context::request(std::string method, json params, std::chrono::milliseconds timeout) {
+json request_context::request(std::string method, json params, std::optional<std::chrono::milliseconds> timeout) {
   static std::atomic<std::uint64_t> next_id{0};
   auto& d = *impl_;
   if (d.call.env->stateless) {
@@ -126,7 +126,7 @@ json request_context::request(std::string method, json params, std::chrono::mill
   auto answer = ask.answer->get_future();
   auto id = ask.id;
   caf::anon_send(d.call.env->session, actors::ask_atom::value, d.call.key, std::move(ask));
-  if (answer.wait_for(timeout) != std::future_status::ready) {
+  if (answer.wait_for(timeout.value_or(d.default_timeout)) != std::future_status::ready) {
     caf::anon_send(d.call.env->session, actors::forget_atom::value, id);
     throw client_request_error(jsonrpc::code::internal_error,
                                "client did not answer " + id + " in time");
