@@ -57,6 +57,7 @@ using adopt_atom = caf::atom_constant<caf::atom("adopt")>;
 using restate_atom = caf::atom_constant<caf::atom("restate")>;
 using mark_atom = caf::atom_constant<caf::atom("mark")>;
 using answered_atom = caf::atom_constant<caf::atom("answered")>;
+using tell_atom = caf::atom_constant<caf::atom("tell")>;
 
 /// A session's subscriptions as the notifier indexes them: (uri or
 /// template text, is a template).
@@ -186,6 +187,7 @@ using notifier_actor = caf::typed_actor<
   caf::reacts_to<restate_atom, std::string, subscription_list, int>, // its state changed elsewhere
   caf::reacts_to<answered_atom, std::string, std::string, protocol::outcome>, // session, ask id: for its asker
   caf::reacts_to<close_atom, std::string>,                     // clustered: the client ended it elsewhere
+  caf::reacts_to<tell_atom, std::string, json>,                // clustered: a message to one session
   caf::replies_to<listen_atom, listen_request>::with<protocol::outcome>, // acks on the stream
   caf::reacts_to<unlisten_atom, session_actor, std::string>,   // the stream ended
   caf::replies_to<stats_atom>::with<server_stats>>;

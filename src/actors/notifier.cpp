@@ -294,6 +294,15 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
         if (auto m = st.sessions.find(n->second); m != st.sessions.end())
           caf::anon_send(m->second.link.handle, close_atom::value);
     },
+    // A logged message to one session's GET stream: sent by whichever node
+    // serves the stream (every copy keeps it, as a broadcast).
+    [self, rt](tell_atom, std::string& name, json& message) {
+      auto& st = *rt->notifier_data;
+      if (auto n = st.by_name.find(name); n != st.by_name.end())
+        if (auto m = st.sessions.find(n->second); m != st.sessions.end())
+          deliver(self, m->second, std::make_shared<const std::string>(jsonrpc::wire_text(message)),
+                  mark_of(st, protocol::entry_place::session_message));
+    },
     // A client's answer that reached another node: to this node's copy of
     // the session, whose handler may be the one waiting for it.
     [rt](answered_atom, std::string& name, std::string& ask_id, protocol::outcome& out) {

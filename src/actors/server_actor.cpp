@@ -131,6 +131,8 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
                    subscriptions_of(*rt->registry, r.session->record->subscriptions), r.session->record->log_level);
       if (r.session && !r.session->record && !lc.own) // ended there: its copy here ends
         self->send(notifier, close_atom::value, r.session->id);
+      if (r.message)
+        self->send(notifier, tell_atom::value, std::move(r.message->id), std::move(r.message->message));
       if (r.answer && !lc.own)
         self->send(notifier, answered_atom::value, std::move(r.answer->id), std::move(r.answer->ask_id),
                    std::move(r.answer->answer));

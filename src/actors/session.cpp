@@ -325,6 +325,20 @@ void on_notification(self_ptr self, const jsonrpc::notification& n) {
   // Other client notifications (roots/list_changed, progress) need nothing.
 }
 
+// A message to the session's GET stream that belongs to no request.
+// Clustered, it goes through the log: the node that serves the stream
+// sends it, in order with the changes, and any node replays it.
+void send_unrelated(self_ptr self, json message) {
+  auto& st = self->state;
+  if (st.rt->cluster && st.named) {
+    protocol::log_record r;
+    r.message = protocol::log_record::session_message{st.id, std::move(message)};
+    st.rt->cluster->publish(std::move(r), nullptr);
+    return;
+  }
+  send_frame(self, std::make_shared<const std::string>(jsonrpc::wire_text(message)), routing{});
+}
+
 // True when a handler here waited for it.
 bool answer_ask(self_ptr self, const std::string& ask_id, protocol::outcome& out) {
   auto it = self->state.asks.find(ask_id);
@@ -464,12 +478,9 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
     },
     [self](forget_atom, std::string& ask_id) {
       if (self->state.asks.erase(ask_id))
-        send_frame(self,
-                   std::make_shared<const std::string>(jsonrpc::wire_text(
-                     json{{"jsonrpc", "2.0"},
-                          {"method", "notifications/cancelled"},
-                          {"params", {{"requestId", ask_id}, {"reason", "timed out"}}}})),
-                   routing{});
+        send_unrelated(self, json{{"jsonrpc", "2.0"},
+                                  {"method", "notifications/cancelled"},
+                                  {"params", {{"requestId", ask_id}, {"reason", "timed out"}}}});
     },
   };
 }

@@ -28,6 +28,8 @@ std::string encode(const log_record& r) {
       a["result"] = std::get<json>(r.answer->answer);
     j["ans"] = std::move(a);
   }
+  if (r.message)
+    j["msg"] = {{"id", r.message->id}, {"m", r.message->message}};
   if (r.claim)
     j["claim"] = {{"id", r.claim->id}, {"n", r.claim->number}};
   if (!r.trace.empty())
@@ -90,6 +92,12 @@ std::optional<log_record> decode(std::string_view text) {
       answer = *res;
     }
     r.answer = log_record::client_answer{std::move(id), std::move(ask), std::move(answer)};
+  }
+  if (auto it = j.find("msg"); it != j.end()) {
+    auto id = member_or<std::string>(*it, "id", "");
+    if (id.empty() || !it->contains("m") || !(*it)["m"].is_object())
+      return std::nullopt;
+    r.message = log_record::session_message{std::move(id), (*it)["m"]};
   }
   if (auto it = j.find("claim"); it != j.end()) {
     r.claim = log_record::stream_claim{member_or<std::string>(*it, "id", ""), member_or<std::uint64_t>(*it, "n", 0)};

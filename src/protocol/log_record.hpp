@@ -46,6 +46,14 @@ struct log_record {
     outcome answer;     // the result, or the client's error
   };
   std::optional<client_answer> answer;
+  /// A message to one session's GET stream that is not a change (a
+  /// request's cancellation): logged, so that whichever node serves the
+  /// stream sends it, and any node replays it, in order with the changes.
+  struct session_message {
+    std::string id; // the session's Mcp-Session-Id
+    json message;
+  };
+  std::optional<session_message> message;
   trace_context trace;    // the mutation span, continued by each node
 };
 

@@ -52,6 +52,8 @@ std::vector<told> what_entry_tells(const log_record& r, const std::string& id, s
   if (!r.trace.empty())
     for (auto& t : out)
       inject_trace_context(t.message, r.trace);
+  if (r.message && r.message->id == id)
+    out.push_back({entry_place::session_message, r.message->message});
   if (r.session && r.session->id == id) {
     if (r.session->record)
       s.subscriptions = r.session->record->subscriptions;

@@ -23,6 +23,8 @@ inline constexpr std::uint32_t updated = 1;
 /// A resync: list_changed for each of resync_kinds (0, 1, 2), then
 /// `updated` for each of the session's exact subscriptions, sorted.
 inline constexpr std::uint32_t resync_updated_first = 3;
+/// A message to this session alone (log_record::session_message).
+inline constexpr std::uint32_t session_message = 0;
 } // namespace entry_place
 
 /// What a resync re-announces, in this order.

@@ -436,6 +436,25 @@ describe('a server->client request whose answer lands on another node', () => {
   });
 });
 
+describe('a message to one session that is not a change', () => {
+  let cluster;
+  before(async () => { cluster = await startCluster(2, () => ['--client-request-timeout-ms', '200']); });
+  after(async () => { await cluster?.stop(); });
+
+  test('reaches its GET stream on another node, in the log\'s order', async () => {
+    const raw = await rawSession(cluster.nodes[0].url, { sampling: {} });
+    const stream = await openStream(cluster.nodes[1].url, raw); // the stream on node 2
+    // Node 1 asks the client, which never answers: the handler gives up and
+    // node 1 cancels its request; the cancellation belongs to no request.
+    const text = await raw.post('tools/call', { name: 'test_sampling', arguments: { prompt: 'x' } });
+    assert.match(text, /did not answer/);
+    const cancelled = await stream.until((e) => e.data?.method === 'notifications/cancelled');
+    assert.match(cancelled.data.params.requestId, /^cafmcp-/);
+    assert.match(cancelled.id, /^L\d+-\d+\.0\.0$/, 'named by its place in the log');
+    stream.close();
+  });
+});
+
 describe('a node paused past its stream lease', () => {
   const LEASE_MS = 1500;
   let cluster;

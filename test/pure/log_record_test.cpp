@@ -52,6 +52,18 @@ TEST(LogRecord, AClientsAnswerComesBackWithItsResultOrItsError) {
   EXPECT_FALSE(decode(R"({"o":"n2/def","s":9,"ans":{"id":"s","result":{}}})")); // no ask id
 }
 
+TEST(LogRecord, AMessageToOneSessionComesBack) {
+  log_record r;
+  r.origin = "n2/def";
+  r.seq = 10;
+  r.message = log_record::session_message{"session-a", {{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}}};
+  auto back = decode(encode(r));
+  ASSERT_TRUE(back && back->message);
+  EXPECT_EQ(back->message->id, "session-a");
+  EXPECT_EQ(back->message->message, r.message->message);
+  EXPECT_FALSE(decode(R"({"o":"n2/def","s":10,"msg":{"id":"s","m":"text"}})"));
+}
+
 TEST(LogRecord, EverythingItCarriesComesBack) {
   log_record r;
   r.origin = "n1/abc";

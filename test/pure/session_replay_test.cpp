@@ -87,6 +87,17 @@ TEST(SessionReplay, ASessionsOwnRecordAppliesFromTheNextEntryAndItsEndStopsEvery
   EXPECT_TRUE(what_entry_tells(added_tool("t"), "s1", s, change_metadata::params).empty());
 }
 
+TEST(SessionReplay, AMessageToOneSessionIsToldToThatSessionAlone) {
+  log_record r;
+  r.message = log_record::session_message{"s1", {{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}}};
+  session_view s;
+  auto mine = what_entry_tells(r, "s1", s, change_metadata::params);
+  ASSERT_EQ(mine.size(), 1u);
+  EXPECT_EQ(mine[0].place, entry_place::session_message);
+  EXPECT_EQ(mine[0].message["method"], "notifications/cancelled");
+  EXPECT_TRUE(what_entry_tells(r, "s2", s, change_metadata::params).empty());
+}
+
 TEST(RecentLog, ReplaysExactlyWhatCameAfterTheLastEventWithTheSessionsSubscriptionsAsTheyWere) {
   recent_log log(100);
   log.add(at(1), record_of("s1", {"test://a"}));

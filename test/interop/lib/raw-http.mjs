@@ -3,12 +3,12 @@
 // request goes to, and hold a stream across a node's death.
 const PROTOCOL = '2025-11-25';
 
-export async function rawSession(url) {
+export async function rawSession(url, capabilities = {}) {
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream',
     'mcp-protocol-version': PROTOCOL };
   let next = 1;
   const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: next++,
-    method: 'initialize', params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) });
+    method: 'initialize', params: { protocolVersion: PROTOCOL, capabilities, clientInfo: { name: 'raw', version: '1' } } }) });
   if (res.status !== 200) throw new Error(`initialize: ${res.status}`);
   await res.json();
   const id = res.headers.get('mcp-session-id');
@@ -32,6 +32,12 @@ export async function rawSession(url) {
     async end(to = url) { // DELETE
       const r = await fetch(to, { method: 'DELETE', headers: session.headers });
       return r.status;
+    },
+    // One request whose answer may come as an SSE stream: its raw text.
+    async post(method, params = {}, to = url) {
+      const r = await fetch(to, { method: 'POST', headers: session.headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: next++, method, params }) });
+      return r.text();
     },
     async notify(method, to = url) {
       const r = await fetch(to, { method: 'POST', headers: session.headers, body: JSON.stringify({ jsonrpc: '2.0', method }) });
