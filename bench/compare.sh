@@ -65,8 +65,9 @@ for _ in $(seq 100); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break
 cluster="--cluster redis://127.0.0.1:$redis_port --cluster-secret bench"
 
 # N nodes and haproxy in front; haproxy pins each session to the node that
-# created it (a stick table on Mcp-Session-Id): a 2025-11-25 session lives
-# on one node until sessions outlive their node. One node without a
+# created it (a stick table on Mcp-Session-Id), as a deployment would to
+# spare the copies another node makes of a session it serves (any node can:
+# test/interop/cluster.test.mjs runs without affinity). One node without a
 # cluster behind it measures what haproxy alone costs.
 behind_haproxy() { # label, nodes, server flags, load args...
   local label=$1 nodes=$2 flags=$3
