@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <iostream>
 #include <mutex>
+#include <optional>
 
 int main(int argc, char** argv) {
   CLI::App app{"Reads an MCP resource and prints it whenever the server updates it"};
@@ -29,10 +30,19 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  cafmcp::client c(url.empty() ? std::unique_ptr<cafmcp::client_transport>(
-                                   cafmcp::make_stdio_client_transport({.argv = server}))
-                               : cafmcp::make_http_client_transport({.url = url}));
-  auto init = c.connect().get();
+  std::optional<cafmcp::client> made;
+  cafmcp::json init;
+  try {
+    made.emplace(url.empty() ? std::unique_ptr<cafmcp::client_transport>(
+                                 cafmcp::make_stdio_client_transport({.argv = server}))
+                             : cafmcp::make_http_client_transport({.url = url}));
+    init = made->connect().get();
+  } catch (const std::exception& e) { // refused, not an MCP server, a command that fails
+    std::cerr << "watch-resource: cannot connect to " << (url.empty() ? server.front() : url) << ": " << e.what()
+              << std::endl;
+    return 1;
+  }
+  auto& c = *made;
   std::cout << "connected to " << init["serverInfo"].value("name", "?") << "\n";
 
   auto print = [&] {
@@ -42,7 +52,12 @@ int main(int argc, char** argv) {
     for (const auto& part : read->result["contents"])
       std::cout << uri << ": " << part.value("text", "<binary>") << std::endl;
   };
-  print();
+  try {
+    print();
+  } catch (const std::exception& e) {
+    std::cerr << "watch-resource: " << e.what() << std::endl;
+    return 1;
+  }
   if (updates == 0)
     return 0;
 

@@ -132,7 +132,12 @@ int main(int argc, char** argv) {
   if (idle_ms > 0)
     http_opts.session_idle_timeout = std::chrono::milliseconds(idle_ms);
   cafmcp::streamable_http transport(srv, http_opts);
-  transport.start();
+  try {
+    transport.start();
+  } catch (const cafmcp::startup_error& e) { // a port in use, a bad --host
+    std::fprintf(stderr, "everything-server: %s\n", e.what());
+    return 1;
+  }
   // One write: std::cerr writes each << on its own, and another thread's
   // message (a tracing warning) could land inside the URL a client reads.
   auto line = "everything-server: listening on http://" + http_opts.host + ":"

@@ -28,7 +28,12 @@ int main(int argc, char** argv) {
   if (!http)
     return srv.serve_stdio();
   cafmcp::streamable_http transport(srv, http_opts);
-  transport.start();
+  try {
+    transport.start();
+  } catch (const cafmcp::startup_error& e) { // a port in use
+    std::cerr << "vault-server: " << e.what() << std::endl;
+    return 1;
+  }
   std::cerr << "vault-server: http://127.0.0.1:" << transport.port() << "/mcp" << std::endl;
   return transport.run();
 }

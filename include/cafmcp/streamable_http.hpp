@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cafmcp/server.hpp"
+#include "cafmcp/startup_error.hpp"
 
 namespace cafmcp {
 
@@ -69,7 +70,8 @@ public:
   streamable_http(const streamable_http&) = delete;
   streamable_http& operator=(const streamable_http&) = delete;
 
-  /// Binds and starts the event loop thread; throws when it cannot bind.
+  /// Binds and starts the event loop thread; throws startup_error naming
+  /// the cause when it cannot (a bad host, a port in use).
   void start();
   /// The bound port (useful with port 0).
   std::uint16_t port() const;

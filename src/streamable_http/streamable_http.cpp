@@ -1,4 +1,5 @@
 #include "cafmcp/streamable_http.hpp"
+#include "cafmcp/startup_error.hpp"
 
 #include <algorithm>
 #include <future>
@@ -112,13 +113,29 @@ streamable_http::~streamable_http() { stop(); }
 void streamable_http::start() {
   auto& d = *impl_;
   auto& options = d.loops[0]->st.options;
-  auto address = net::ip::make_address(options.host == "localhost" ? "127.0.0.1" : options.host);
+  beast::error_code ec;
+  auto address = net::ip::make_address(options.host == "localhost" ? "127.0.0.1" : options.host, ec);
+  if (ec)
+    throw startup_error("cannot listen on " + options.host + ": not an IP address (give one, or localhost)");
   tcp::endpoint ep(address, options.port);
-  d.acceptor->open(ep.protocol());
-  d.acceptor->set_option(net::socket_base::reuse_address(true));
-  d.acceptor->bind(ep);
-  d.acceptor->listen(net::socket_base::max_listen_connections);
-  d.bound_port = d.acceptor->local_endpoint().port();
+  auto where = (address.is_v6() ? "[" + options.host + "]" : options.host) + ":" + std::to_string(options.port);
+  auto fail = [&](const char* step) {
+    if (ec) {
+      auto why = ec.message();
+      d.acceptor->close(ec);
+      throw startup_error("cannot listen on " + where + ": " + step + ": " + why);
+    }
+  };
+  d.acceptor->open(ep.protocol(), ec);
+  fail("socket");
+  d.acceptor->set_option(net::socket_base::reuse_address(true), ec);
+  fail("SO_REUSEADDR");
+  d.acceptor->bind(ep, ec);
+  fail("bind");
+  d.acceptor->listen(net::socket_base::max_listen_connections, ec);
+  fail("listen");
+  d.bound_port = d.acceptor->local_endpoint(ec).port();
+  fail("getsockname");
   for (auto& l : d.loops)
     l->st.policy = request_policy::from(l->st.options, d.bound_port);
   d.accept();
