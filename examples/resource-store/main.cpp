@@ -39,7 +39,8 @@ int main(int argc, char** argv) {
   app.add_option("--max-entries", max_entries, "entries kept (least recently used go first)");
   app.add_option("--max-file-bytes", max_file, "largest file store_file accepts");
   app.add_flag("--http", http, "serve Streamable HTTP instead of stdio");
-  app.add_option("--port", http_opts.port, "HTTP port");
+  app.add_option("--host", http_opts.host, "address to bind")->capture_default_str();
+  app.add_option("--port", http_opts.port, "HTTP port (0: any free one)")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   server_options opts;
@@ -98,6 +99,8 @@ int main(int argc, char** argv) {
     std::cerr << "resource-store-server: " << e.what() << std::endl;
     return 1;
   }
-  std::cerr << "resource-store-server: http://127.0.0.1:" << transport.port() << "/mcp" << std::endl;
+  std::cerr << "resource-store-server: listening on http://" + http_opts.host + ":" + std::to_string(transport.port())
+                 + http_opts.path + "\n"
+            << std::flush;
   return transport.run();
 }

@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
   app.add_option("--root", root, "the vault directory")->required()->check(CLI::ExistingDirectory);
   app.add_option("--coalesce-ms", window_ms, "how long a burst of writes to one note is gathered");
   app.add_flag("--http", http, "serve Streamable HTTP instead of stdio");
-  app.add_option("--port", http_opts.port, "HTTP port");
+  app.add_option("--host", http_opts.host, "address to bind")->capture_default_str();
+  app.add_option("--port", http_opts.port, "HTTP port (0: any free one)")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   cafmcp::server_options opts;
@@ -34,6 +35,8 @@ int main(int argc, char** argv) {
     std::cerr << "vault-server: " << e.what() << std::endl;
     return 1;
   }
-  std::cerr << "vault-server: http://127.0.0.1:" << transport.port() << "/mcp" << std::endl;
+  std::cerr << "vault-server: listening on http://" + http_opts.host + ":" + std::to_string(transport.port())
+                 + http_opts.path + "\n"
+            << std::flush;
   return transport.run();
 }

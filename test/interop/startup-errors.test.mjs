@@ -67,3 +67,21 @@ test('a client whose server is not there names it and exits 1', async () => {
   assert.equal(r.code, 1, r.err);
   assert.match(r.err, /^watch-resource: cannot connect to \/nonexistent\/server: spawn \/nonexistent\/server: No such file or directory/);
 });
+
+test('every HTTP server says where it serves, in the same words', async () => {
+  for (const [name, cmd, extra] of [['everything-server', bin.everything, []],
+    ['vault-server', bin.vault, ['--root', '.']], ['resource-store-server', bin.store, []]]) {
+    const child = spawn(cmd, ['--http', '--port', '0', ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const line = await new Promise((resolve, reject) => {
+      let err = '';
+      const timer = setTimeout(() => reject(new Error(`${name} said nothing: ${err}`)), 10000);
+      child.stderr.on('data', (d) => {
+        err += d;
+        const m = err.match(/^.*listening on .*$/m);
+        if (m) { clearTimeout(timer); resolve(m[0]); }
+      });
+    });
+    child.kill('SIGTERM');
+    assert.match(line, new RegExp(`^${name}: listening on http://127\\.0\\.0\\.1:\\d+/mcp$`));
+  }
+});
