@@ -141,9 +141,13 @@ public:
   }
 
   // Wakes a blocked XREAD: the socket is shut, the read fails at once.
+  // Only the reading side: a waiting read returns at once, and a command
+  // not yet sent still goes out and then finds nothing to read. Shutting
+  // the writing side too raised SIGPIPE in a reader about to send its next
+  // XREAD, which killed the process (seen once in a test).
   void interrupt() override {
     interrupted_ = true;
-    ::shutdown(ctx_->fd, SHUT_RDWR);
+    ::shutdown(ctx_->fd, SHUT_RD);
   }
 
   std::string error() const override {
