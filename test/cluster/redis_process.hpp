@@ -11,8 +11,10 @@
 #include <vector>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,7 +57,14 @@ public:
       throw std::runtime_error("pipe");
     pid_ = ::fork();
     if (pid_ == 0) {
+      // It dies with the test, and holds none of the test's own output: a
+      // test that crashed must not leave a server keeping ctest's pipe open.
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
       ::dup2(out[1], 1);
+      if (int null = ::open("/dev/null", O_WRONLY); null >= 0) {
+        ::dup2(null, 2);
+        ::close(null);
+      }
       ::close(out[0]);
       ::close(out[1]);
       auto port = std::to_string(port_);
