@@ -11,6 +11,7 @@
 #include <cafmcp/otel/environment.hpp>
 #include <cafmcp/otel/mcp_tracer.hpp>
 #include <cafmcp/streamable_http.hpp>
+#include <cafmcp/version.hpp>
 
 #include "fixtures.hpp"
 
@@ -92,7 +93,7 @@ int main(int argc, char** argv) {
     {"none", cafmcp::change_metadata::none}};
   cafmcp::server_options opts;
   opts.name = "cafmcp-everything-server";
-  opts.version = "0.1.0";
+  opts.version = std::string(cafmcp::version()); // the example reports the library's
   opts.instructions = "Conformance fixtures plus add/update/remove mutation tools.";
   opts.tools = opts.resources = opts.prompts = cafmcp::capability_mode::on;
   opts.list_changed_metadata = modes.at(metadata);
