@@ -1,44 +1,18 @@
 #include "streamable_http/http_conn.hpp"
 
+#include <cerrno>
 #include <cstring>
-
-#include "streamable_http/transport_state.hpp"
 
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cerrno>
-
 namespace cafmcp::http {
-namespace {
 
-const char* reason(int status) {
-  switch (status) {
-    case 200: return "OK";
-    case 202: return "Accepted";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 406: return "Not Acceptable";
-    case 409: return "Conflict";
-    case 410: return "Gone";
-    case 413: return "Payload Too Large";
-    case 415: return "Unsupported Media Type";
-    case 431: return "Request Header Fields Too Large";
-    case 503: return "Service Unavailable";
-    default: return "Error";
-  }
+http_conn::http_conn(tcp::socket socket, connection_loop& loop) : socket_(std::move(socket)), loop_(loop) {
+  ++loop_.counters.open_connections;
 }
 
-} // namespace
-
-http_conn::http_conn(tcp::socket socket, transport_state& st) : socket_(std::move(socket)), st_(st) {
-  ++st_.counters.open_connections;
-}
-
-http_conn::~http_conn() { --st_.counters.open_connections; }
+http_conn::~http_conn() { --loop_.counters.open_connections; }
 
 std::size_t http_conn::chunk::size() const {
   return text.size() + event_head_size + (body ? body->size() : 0) + (event ? event_tail.size() : 0);
@@ -51,7 +25,7 @@ void http_conn::start() {
   read_request();
 }
 
-void http_conn::move_to(transport_state& to, request req) {
+void http_conn::move_to(connection_loop& to, request req) {
   // No request of its own is open (HTTP/1.1 answers one at a time), so no
   // one is owed an on_close; the socket is not closed but handed on.
   closed_ = true;
@@ -74,7 +48,7 @@ void http_conn::move_to(transport_state& to, request req) {
                      keep_alive = keep_alive_]() mutable {
     auto c = std::make_shared<http_conn>(std::move(socket), to);
     c->adopt(unread, keep_alive);
-    to.handle(c, std::move(req));
+    to.handler->handle(c, std::move(req));
   });
 }
 
@@ -87,8 +61,8 @@ void http_conn::adopt(std::string_view unread, bool keep_alive) {
 
 void http_conn::read_request() {
   parser_ = std::make_unique<beast::http::request_parser<beast::http::string_body>>();
-  parser_->body_limit(st_.options.max_body_bytes);
-  parser_->header_limit(static_cast<std::uint32_t>(st_.options.max_header_bytes));
+  parser_->body_limit(loop_.limits.max_body_bytes);
+  parser_->header_limit(static_cast<std::uint32_t>(loop_.limits.max_header_bytes));
   beast::http::async_read(socket_, buffer_, *parser_,
                           [self = shared_from_this()](beast::error_code ec, std::size_t) {
                             self->on_read(ec);
@@ -99,28 +73,29 @@ void http_conn::on_read(beast::error_code ec) {
   using beast::http::error;
   if (ec == error::body_limit) {
     keep_alive_ = false;
-    return st_.reject(shared_from_this(), 413, "Payload too large", std::nullopt);
+    return loop_.handler->refuse(shared_from_this(), 413, "Payload too large");
   }
   if (ec == error::header_limit) {
     keep_alive_ = false;
-    return st_.reject(shared_from_this(), 431, "Request header fields too large", std::nullopt);
+    return loop_.handler->refuse(shared_from_this(), 431, "Request header fields too large");
   }
   bool parse_error = ec && ec.category() == beast::http::make_error_code(error::bad_target).category()
                      && ec != error::end_of_stream && ec != error::partial_message;
   if (parse_error) {
     keep_alive_ = false; // malformed HTTP: answer, then hang up
-    return st_.reject(shared_from_this(), 400, "Malformed HTTP request", std::nullopt);
+    return loop_.handler->refuse(shared_from_this(), 400, "Malformed HTTP request");
   }
   if (ec)
     return finish();
   auto req = parser_->release();
   keep_alive_ = req.keep_alive();
-  st_.handle(shared_from_this(), std::move(req));
+  loop_.handler->handle(shared_from_this(), std::move(req));
 }
 
 void http_conn::respond(int status, const std::string& content_type,
                         const std::string& extra_headers, frame body) {
-  std::string head = "HTTP/1.1 " + std::to_string(status) + " " + reason(status) + "\r\n";
+  auto reason = beast::http::obsolete_reason(beast::http::int_to_status(static_cast<unsigned>(status)));
+  std::string head = "HTTP/1.1 " + std::to_string(status) + " " + std::string(reason.data(), reason.size()) + "\r\n";
   if (!content_type.empty())
     head += "Content-Type: " + content_type + "\r\n";
   head += "Content-Length: " + std::to_string(body ? body->size() : 0) + "\r\n";
@@ -138,7 +113,7 @@ void http_conn::respond(int status, const std::string& content_type,
 
 void http_conn::begin_sse(const std::string& extra_headers) {
   sse_ = true;
-  ++st_.counters.open_streams;
+  ++loop_.counters.open_streams;
   std::string head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
                      "Cache-Control: no-cache\r\nConnection: close\r\n"
                      + extra_headers + "\r\n";
@@ -195,10 +170,10 @@ void http_conn::enqueue(chunk c) {
   if (closed_)
     return;
   queued_bytes_ += c.size();
-  if (queued_bytes_ > st_.options.max_unread_bytes) {
+  if (queued_bytes_ > loop_.limits.max_unread_bytes) {
     // This client stopped reading: it loses its connection, not anyone
     // else's delivery; what it missed stays in the stream's history.
-    ++st_.counters.dropped_slow;
+    ++loop_.counters.dropped_slow;
     return drop();
   }
   queue_.push_back(std::move(c));
@@ -210,10 +185,10 @@ void http_conn::enqueue(chunk c) {
   // connection a broadcast reached start together. No timer: a lone frame
   // goes out on the loop's very next step.
   write_scheduled_ = true;
-  st_.writes_due.push(shared_from_this());
+  loop_.writes_due.push(shared_from_this());
 }
 
-void start_write(std::shared_ptr<http_conn>& c) {
+void http_conn::start_due_write(std::shared_ptr<http_conn>& c) {
   c->write_scheduled_ = false;
   if (!c->closed_ && !c->writing_)
     c->write_next();
@@ -267,7 +242,7 @@ bool http_conn::write_now(std::size_t total) {
   // still taken from the original buffers: the bytes are the same.
   ::iovec flat;
   if (gather_.size() > 1 && total <= flat_write_limit) {
-    auto& buf = st_.write_buffer;
+    auto& buf = loop_.write_buffer;
     buf.clear();
     for (auto& v : gather_)
       buf.append(static_cast<const char*>(v.iov_base), v.iov_len);
@@ -322,7 +297,7 @@ void http_conn::finish() {
     return;
   closed_ = true;
   if (sse_)
-    --st_.counters.open_streams;
+    --loop_.counters.open_streams;
   beast::error_code ec;
   socket_.shutdown(tcp::socket::shutdown_both, ec);
   socket_.close(ec);

@@ -1,9 +1,11 @@
 #pragma once
-// One client TCP connection. Beast parses requests (with size limits);
-// responses and SSE streams are written from a bounded queue of buffers
-// that reference the shared frames (no copy per connection). A connection
-// answers requests one at a time (keep-alive); once it carries an SSE
-// stream it stays a stream until it closes.
+// One client TCP connection. Beast parses requests (with size limits) and
+// the connection hands each to its loop's request_handler with itself as
+// the reply handle; it knows no MCP. Responses and SSE streams are written
+// from a bounded queue of buffers that reference the shared frames (no copy
+// per connection). A connection answers requests one at a time
+// (keep-alive); once it carries an SSE stream it stays a stream until it
+// closes.
 #include <array>
 #include <chrono>
 #include <deque>
@@ -15,33 +17,24 @@
 
 #include <sys/uio.h>
 
-#include <boost/asio.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-
 #include "cafmcp/transport.hpp"
+#include "streamable_http/connection_loop.hpp"
+#include "streamable_http/http_request.hpp"
 #include "streamable_http/sse.hpp"
 #include "streamable_http/stream_mark.hpp"
 
 namespace cafmcp::http {
 
-namespace net = boost::asio;
-namespace beast = boost::beast;
-using tcp = net::ip::tcp;
-using request = beast::http::request<beast::http::string_body>;
-
-struct transport_state;
-
 class http_conn : public std::enable_shared_from_this<http_conn> {
 public:
-  http_conn(tcp::socket socket, transport_state& st);
+  http_conn(tcp::socket socket, connection_loop& loop);
   ~http_conn();
 
   void start();
   /// Hands this connection's socket, with the request just read and any
   /// bytes read past it, to the loop `to`, which answers the request there
   /// and serves the connection from then on. This object is done with it.
-  void move_to(transport_state& to, request req);
+  void move_to(connection_loop& to, request req);
 
   /// A complete response; the connection reads the next request afterwards
   /// (keep-alive) or closes.
@@ -65,9 +58,9 @@ public:
   /// Called once when the connection closes, whatever the reason.
   std::function<void()> on_close;
 
-  /// Starts writing what is queued (writes_due runs it on the loop's next
-  /// step after the first frame was queued).
-  friend void start_write(std::shared_ptr<http_conn>& c);
+  /// Starts writing what is queued (the loop's writes_due runs it on the
+  /// loop's next step after the first frame was queued).
+  static void start_due_write(std::shared_ptr<http_conn>& c);
 
 private:
   // An SSE event's head lives inside the chunk (no allocation per
@@ -91,7 +84,7 @@ private:
   void finish();
 
   tcp::socket socket_;
-  transport_state& st_;
+  connection_loop& loop_;
   beast::flat_buffer buffer_;
   std::unique_ptr<beast::http::request_parser<beast::http::string_body>> parser_;
   std::deque<chunk> queue_;

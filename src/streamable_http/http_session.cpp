@@ -3,17 +3,18 @@
 #include <algorithm>
 
 #include "cafmcp/json.hpp"
+#include "streamable_http/error_response.hpp"
+#include "streamable_http/request_policy.hpp"
 #include "streamable_http/sse.hpp"
-#include "streamable_http/transport_state.hpp"
 
 namespace cafmcp::http {
 
-http_session::http_session(std::string id, transport_state& st, bool stateless)
-  : id_(std::move(id)), st_(st), outbox_(st.outbox), stateless_(stateless),
-    clustered_(!stateless && !st.srv.options().cluster.url.empty()) {
+http_session::http_session(std::string id, session_host& host, bool stateless)
+  : id_(std::move(id)), host_(host), options_(host.options()), outbox_(host.outbox()),
+    stateless_(stateless), clustered_(!stateless && !host.core().options().cluster.url.empty()) {
   new_stream(0);
   if (clustered_)
-    last_mark_ = {st.srv.log_now(), 0};
+    last_mark_ = {host.core().log_now(), 0};
 }
 
 bool http_session::hand_over(outgoing o) {
@@ -41,7 +42,7 @@ void http_session::close() {
   outbox_->push({shared_from_this(), nullptr, {}, outgoing::kind::close});
 }
 
-void deliver(outgoing& o) {
+void http_session::run(outgoing& o) {
   switch (o.what) {
     case outgoing::kind::frame: return o.to->route(o.message, o.where);
     case outgoing::kind::end_request: return o.to->end_without_response(*o.where.request_key);
@@ -52,8 +53,8 @@ void deliver(outgoing& o) {
 
 http_session::stream& http_session::new_stream(std::uint64_t id) {
   return streams_
-    .emplace(id, stream(event_store(st_.options.stream_history_events, st_.options.stream_history_age,
-                                    st_.options.stream_history_bytes)))
+    .emplace(id, stream(event_store(options_.stream_history_events, options_.stream_history_age,
+                                    options_.stream_history_bytes)))
     .first->second;
 }
 
@@ -223,7 +224,7 @@ void http_session::finish(std::uint64_t stream_id) {
     c->end_sse();
   s.conn.reset();
   finished_.push_back(stream_id);
-  while (finished_.size() > st_.options.finished_streams_per_session) {
+  while (finished_.size() > options_.finished_streams_per_session) {
     streams_.erase(finished_.front());
     finished_.pop_front();
   }
@@ -241,7 +242,7 @@ void http_session::start_stream(pending& p) {
   auto& s = new_stream(p.stream);
   if (auto c = p.conn; c && c->open()) { // a copy: writing may end the session, and `p` with it
     c->begin_sse(headers());
-    c->send_text(priming_event(event_id(p.stream, 0), st_.options.retry_hint.count()));
+    c->send_text(priming_event(event_id(p.stream, 0), options_.retry_hint.count()));
     s.conn = c;
   }
 }
@@ -255,7 +256,7 @@ void http_session::release(pending& p) {
     return; // writing its first event ended the session
   auto& s = streams_.at(p.stream);
   if (auto c = s.conn.lock()) {
-    c->send_text(retry_field(st_.options.retry_hint.count()));
+    c->send_text(retry_field(options_.retry_hint.count()));
     c->end_sse();
   }
   s.conn.reset();
@@ -283,15 +284,15 @@ void http_session::open_stream(const std::shared_ptr<http_conn>& c,
   std::uint64_t stream_id = 0, seq = 0;
   bool resuming = last_event_id.has_value();
   if (resuming && !parse_event_id(*last_event_id, stream_id, seq))
-    return st_.reject(c, 400, "Malformed Last-Event-ID: " + *last_event_id, std::nullopt, headers());
+    return answer_error(*c, 400, "Malformed Last-Event-ID: " + *last_event_id, std::nullopt, headers());
   auto it = streams_.find(stream_id);
   // (A clustered session's standalone stream names its events otherwise.)
   if (it == streams_.end() || (clustered_ && stream_id == 0))
-    return st_.reject(c, 410, "Stream of event " + *last_event_id + " is gone", std::nullopt, headers());
+    return answer_error(*c, 410, "Stream of event " + *last_event_id + " is gone", std::nullopt, headers());
   auto& s = it->second;
   if (auto current = s.conn.lock(); current && current->open()) {
     if (!resuming)
-      return st_.reject(c, 409, "This session already has an open GET stream", std::nullopt, headers());
+      return answer_error(*c, 409, "This session already has an open GET stream", std::nullopt, headers());
     current->end_sse(); // the client came back: the new connection takes over
   }
   // Resumption: everything after the client's last event, or a clear
@@ -301,12 +302,12 @@ void http_session::open_stream(const std::shared_ptr<http_conn>& c,
   auto missed = resuming ? s.history.after(from)
                          : std::optional<std::vector<event_store::event>>(s.history.kept_after(from));
   if (!missed)
-    return st_.reject(c, 410,
+    return answer_error(*c, 410,
                       "Events after " + *last_event_id
                         + " are no longer kept; reconnect without Last-Event-ID",
                       std::nullopt, headers());
   c->begin_sse(headers());
-  c->send_text(priming_event(event_id(stream_id, from), st_.options.retry_hint.count()));
+  c->send_text(priming_event(event_id(stream_id, from), options_.retry_hint.count()));
   attach_stream(s, stream_id, c);
   for (auto& e : *missed)
     write(s, stream_id, e.seq, e.data);
@@ -329,14 +330,14 @@ void http_session::open_marked_stream(const std::shared_ptr<http_conn>& c, const
   auto& s = streams_.at(0);
   if (auto current = s.conn.lock(); current && current->open()) {
     if (!after)
-      return st_.reject(c, 409, "This session already has an open GET stream", std::nullopt, headers());
+      return answer_error(*c, 409, "This session already has an open GET stream", std::nullopt, headers());
     current->end_sse(); // the client came back: the new connection takes over
   }
   std::vector<std::pair<stream_mark, frame>> missed;
   if (after) {
-    auto replay = st_.srv.replay(id_, after->at);
+    auto replay = host_.core().replay(id_, after->at);
     if (!replay.complete)
-      return st_.reject(c, 410,
+      return answer_error(*c, 410,
                         "Events after " + after->text()
                           + " are no longer kept on this node; reconnect without Last-Event-ID",
                         std::nullopt, headers());
@@ -354,10 +355,10 @@ void http_session::open_marked_stream(const std::shared_ptr<http_conn>& c, const
       last_mark_ = std::max(last_mark_, missed.back().first);
   }
   auto from = after ? *after : last_mark_;
-  claim_ = st_.srv.claim_stream(id_);
+  claim_ = host_.core().claim_stream(id_);
   s.delivered = s.history.last_seq(); // what is older was replayed, or predates this stream
   c->begin_sse(headers());
-  c->send_text(priming_event(from.text(), st_.options.retry_hint.count()));
+  c->send_text(priming_event(from.text(), options_.retry_hint.count()));
   attach_stream(s, 0, c);
   for (auto& [m, f] : missed)
     write_marked(s, m, f);
@@ -380,17 +381,14 @@ void http_session::end(int status, const std::string& why) {
         jsonrpc::serialize_error(id, {-32000, why, std::nullopt}));
       write(s, p.stream, s.history.append(err), err);
     } else if (p.conn && p.conn->open()) {
-      st_.reject(p.conn, status, why, id);
+      answer_error(*p.conn, status, why, id);
     }
   }
   pending_.clear();
   for (auto& [id, s] : streams_)
     if (auto c = s.conn.lock())
       c->end_sse();
-  if (stateless_)
-    --st_.counters.stateless_requests;
-  else
-    st_.forget(id_);
+  host_.ended(*this);
 }
 
 bool http_session::idle_since(std::chrono::steady_clock::time_point t) const {

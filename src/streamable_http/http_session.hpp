@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "cafmcp/server.hpp"
+#include "cafmcp/http_options.hpp"
 #include "cafmcp/transport.hpp"
 #include "streamable_http/event_store.hpp"
 #include "streamable_http/http_conn.hpp"
@@ -22,14 +23,45 @@
 
 namespace cafmcp::http {
 
-struct transport_state;
-struct outgoing;
+class http_session;
+
+/// What an actor thread hands one session: a frame, or a signal about one
+/// request or the whole session. The loop runs it (http_session::run).
+struct outgoing {
+  enum class kind { frame, end_request, release_stream, close };
+  std::shared_ptr<http_session> to;
+  frame message;  // kind::frame only
+  routing where;  // kind::frame; end_request and release_stream name their request here
+  kind what = kind::frame;
+};
+
+/// What actor threads send the sessions of one loop, one loop post per
+/// batch (a broadcast).
+using session_outbox = loop_handoff<outgoing>;
+
+/// What a session needs of the loop it lives on (the request router).
+class session_host {
+public:
+  virtual server& core() = 0;
+  virtual const http_options& options() const = 0;
+  /// Shared with the sessions: an actor thread may still send to one while
+  /// the transport is destroyed, and finds the outbox closed, not freed.
+  virtual const std::shared_ptr<session_outbox>& outbox() const = 0;
+  /// The session ended (once): it no longer serves requests.
+  virtual void ended(const http_session& s) = 0;
+
+protected:
+  ~session_host() = default;
+};
 
 class http_session : public outbound, public std::enable_shared_from_this<http_session> {
 public:
   /// `stateless`: one 2026-07-28 request outside any session; it ends with
   /// that request's answer or its connection.
-  http_session(std::string id, transport_state& st, bool stateless = false);
+  http_session(std::string id, session_host& host, bool stateless = false);
+
+  /// Runs on the loop what an actor thread handed over (the outbox's job).
+  static void run(outgoing& o);
 
   // -- from actor threads ------------------------------------------------
   bool send(frame message, const routing& where) override;
@@ -67,7 +99,6 @@ public:
   std::string headers() const { return stateless_ ? std::string() : "Mcp-Session-Id: " + id_ + "\r\n"; }
 
 private:
-  friend void deliver(outgoing& o);
   struct stream {
     explicit stream(event_store s) : history(std::move(s)) {}
     event_store history;
@@ -102,8 +133,9 @@ private:
   void touch() { last_activity_ = std::chrono::steady_clock::now(); }
 
   std::string id_;
-  transport_state& st_; // the loop thread's; actor threads use only outbox_
-  std::shared_ptr<loop_handoff<outgoing>> outbox_;
+  session_host& host_; // the loop thread's; actor threads use only outbox_
+  const http_options& options_;
+  std::shared_ptr<session_outbox> outbox_;
   bool stateless_ = false;
   // Clustered: the standalone stream's events are named by stream_marks,
   // and any node resumes them from the change log.

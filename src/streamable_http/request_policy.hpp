@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cafmcp/json_rpc.hpp"
-#include "cafmcp/streamable_http.hpp"
+#include "cafmcp/http_options.hpp"
 
 namespace cafmcp::http {
 

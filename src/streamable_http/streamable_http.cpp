@@ -6,8 +6,8 @@
 #include <optional>
 #include <thread>
 
-#include "streamable_http/http_session.hpp"
-#include "streamable_http/transport_state.hpp"
+#include "streamable_http/http_conn.hpp"
+#include "streamable_http/request_router.hpp"
 
 namespace cafmcp {
 
@@ -15,28 +15,41 @@ using namespace cafmcp::http;
 
 namespace http {
 
-// One event loop: its state, its keep-alive ticker, its thread.
+/// What every loop of one transport counts together.
+struct transport_counters {
+  connection_counters connections;
+  session_counters sessions;
+};
+
+// One event loop: its connections' io, the router of its requests and
+// owner of its sessions, its keep-alive ticker, its thread. The router is
+// declared after the io it serves: it is destroyed first.
 struct event_loop {
-  event_loop(server& srv, const http_options& o, transport_counters& c) : st(srv, o, c), ticker(st.ioc) {}
-  transport_state st;
+  event_loop(server& srv, const http_options& o, transport_counters& c)
+    : io({o.max_body_bytes, o.max_header_bytes, o.max_unread_bytes}, c.connections,
+         &http_conn::start_due_write),
+      router(srv, o, c.sessions, io), ticker(io.ioc) {}
+  connection_loop io;
+  request_router router;
   net::steady_timer ticker;
   std::thread thread;
 
   // Keep-alive comments on quiet streams, and the end of sessions whose
   // client is gone.
   void tick() {
-    auto period = std::min(st.options.keep_alive_interval,
-                           std::max(std::chrono::milliseconds(50), st.options.session_idle_timeout / 4));
+    auto& options = router.options();
+    auto period = std::min(options.keep_alive_interval,
+                           std::max(std::chrono::milliseconds(50), options.session_idle_timeout / 4));
     ticker.expires_after(period);
-    ticker.async_wait([this](beast::error_code ec) {
+    ticker.async_wait([this, &options](beast::error_code ec) {
       if (ec)
         return;
       auto now = std::chrono::steady_clock::now();
       std::vector<std::shared_ptr<http_session>> idle;
-      for (auto& [id, s] : st.sessions) {
-        s->keep_alive(now - st.options.keep_alive_interval);
-        s->expire(now - st.options.stream_history_age);
-        if (s->idle_since(now - st.options.session_idle_timeout))
+      for (auto& [id, s] : router.sessions()) {
+        s->keep_alive(now - options.keep_alive_interval);
+        s->expire(now - options.stream_history_age);
+        if (s->idle_since(now - options.session_idle_timeout))
           idle.push_back(s);
       }
       for (auto& s : idle)
@@ -49,7 +62,7 @@ struct event_loop {
   auto on_loop(F f) -> decltype(f()) {
     std::packaged_task<decltype(f())()> task(std::move(f));
     auto result = task.get_future();
-    net::post(st.ioc, [&task] { task(); });
+    net::post(io.ioc, [&task] { task(); });
     return result.get();
   }
 };
@@ -61,14 +74,12 @@ struct streamable_http::impl {
     o.event_loops = std::clamp<std::size_t>(o.event_loops, 1, 16); // a session id's last hex digit
     for (std::size_t i = 0; i < o.event_loops; ++i)
       loops.push_back(std::make_unique<event_loop>(srv, o, counters));
-    std::vector<transport_state*> all;
+    std::vector<connection_loop*> all;
     for (auto& l : loops)
-      all.push_back(&l->st);
-    for (std::size_t i = 0; i < loops.size(); ++i) {
-      loops[i]->st.loops = all;
-      loops[i]->st.index = i;
-    }
-    acceptor.emplace(loops[0]->st.ioc);
+      all.push_back(&l->io);
+    for (std::size_t i = 0; i < loops.size(); ++i)
+      loops[i]->router.join(all, i);
+    acceptor.emplace(loops[0]->io.ioc);
   }
 
   // The first loop goes first: its pending accept holds a socket bound to
@@ -89,12 +100,12 @@ struct streamable_http::impl {
   // Connections take turns over the loops; a connection whose first
   // request belongs to a session elsewhere moves there (http_conn::move_to).
   void accept() {
-    auto& to = loops[next_loop]->st;
+    auto& to = loops[next_loop]->io;
     next_loop = (next_loop + 1) % loops.size();
     acceptor->async_accept(to.ioc, [this, &to](beast::error_code ec, tcp::socket socket) {
       if (ec)
         return; // closed by stop()
-      if (&to == &loops[0]->st)
+      if (&to == &loops[0]->io)
         std::make_shared<http_conn>(std::move(socket), to)->start();
       else
         net::post(to.ioc, [&to, socket = std::move(socket)]() mutable {
@@ -112,7 +123,7 @@ streamable_http::~streamable_http() { stop(); }
 
 void streamable_http::start() {
   auto& d = *impl_;
-  auto& options = d.loops[0]->st.options;
+  auto& options = d.loops[0]->router.options();
   beast::error_code ec;
   auto address = net::ip::make_address(options.host == "localhost" ? "127.0.0.1" : options.host, ec);
   if (ec)
@@ -137,13 +148,13 @@ void streamable_http::start() {
   d.bound_port = d.acceptor->local_endpoint(ec).port();
   fail("getsockname");
   for (auto& l : d.loops)
-    l->st.policy = request_policy::from(l->st.options, d.bound_port);
+    l->router.set_policy(request_policy::from(l->router.options(), d.bound_port));
   d.accept();
   for (auto& l : d.loops)
     l->tick();
   d.running = true;
   for (auto& l : d.loops)
-    l->thread = std::thread([&l = *l] { l.st.ioc.run(); });
+    l->thread = std::thread([&l = *l] { l.io.ioc.run(); });
 }
 
 std::uint16_t streamable_http::port() const { return impl_->bound_port; }
@@ -161,13 +172,13 @@ void streamable_http::stop() {
   for (auto& l : d.loops)
     l->on_loop([&l = *l] {
       l.ticker.cancel();
-      auto sessions = l.st.sessions; // end() removes itself from the map
+      auto sessions = l.router.sessions(); // end() removes itself from the map
       for (auto& [id, s] : sessions)
         s->end(503, "Server shutting down; this request was not answered");
       return 0;
     });
   for (auto& l : d.loops)
-    l->st.ioc.stop();
+    l->io.ioc.stop();
   for (auto& l : d.loops)
     if (l->thread.joinable())
       l->thread.join();
@@ -186,8 +197,8 @@ int streamable_http::run() {
 
 http_stats streamable_http::stats() const {
   auto& c = impl_->counters;
-  return http_stats{c.sessions.load(), c.open_connections.load(), c.open_streams.load(),
-                    c.dropped_slow.load()};
+  return http_stats{c.sessions.sessions.load(), c.connections.open_connections.load(),
+                    c.connections.open_streams.load(), c.connections.dropped_slow.load()};
 }
 
 } // namespace cafmcp

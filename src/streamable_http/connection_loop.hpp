@@ -1,0 +1,74 @@
+#pragma once
+// What an event loop lends the connections on it: its io_context, the
+// limits a connection enforces while it reads and writes, the counters all
+// loops share, the batch of writes due on the loop's next step, and the
+// handler that parsed requests go to. A connection knows nothing above
+// this: it hands each request to `handler` with itself as the way to
+// answer, as Beast's own servers do.
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "streamable_http/http_request.hpp"
+#include "streamable_http/loop_handoff.hpp"
+
+namespace cafmcp::http {
+
+class http_conn;
+
+/// Set from http_options; read on every request and write.
+struct connection_limits {
+  std::size_t max_body_bytes = 0;   // -> 413
+  std::size_t max_header_bytes = 0; // -> 431
+  /// Bytes a client may leave unread before it is disconnected.
+  std::size_t max_unread_bytes = 0;
+};
+
+/// What the connections of every loop count together (stats() reads them
+/// from any thread).
+struct connection_counters {
+  std::atomic<std::size_t> open_connections{0};
+  std::atomic<std::size_t> open_streams{0};
+  std::atomic<std::size_t> dropped_slow{0};
+};
+
+/// Takes what a connection read. Both calls answer through `reply`, at once
+/// or later (a request's answer may come from an actor thread's frame).
+class request_handler {
+public:
+  /// One parsed request.
+  virtual void handle(const std::shared_ptr<http_conn>& reply, request req) = 0;
+  /// A request that could not be read (too large, malformed HTTP): answer
+  /// `status`; the connection closes after the answer.
+  virtual void refuse(const std::shared_ptr<http_conn>& reply, int status, std::string_view why) = 0;
+
+protected:
+  ~request_handler() = default;
+};
+
+struct connection_loop {
+  using write_starter = loop_handoff<std::shared_ptr<http_conn>, loop_only_lock>::run_fn;
+  /// `start_write`: what starts a connection's due write
+  /// (http_conn::start_due_write; passed in, so that the loop needs to
+  /// know nothing of connections but their name).
+  connection_loop(connection_limits l, connection_counters& c, write_starter start_write)
+    : limits(l), counters(c), writes_due(ioc, start_write) {}
+  ~connection_loop() { writes_due.close(); }
+
+  connection_limits limits;
+  // Outlives every loop: connections count themselves out here while the
+  // event loop's leftover handlers are destroyed.
+  connection_counters& counters;
+  request_handler* handler = nullptr; // set before the loop runs
+  std::string write_buffer;           // small writes, flattened
+  /// Connections with frames queued and no write yet: their writes start
+  /// together on the loop's next step, each taking all its queued frames.
+  /// Only keeps a reference to ioc (declared after it, constructed before
+  /// it): it posts once the loop runs.
+  loop_handoff<std::shared_ptr<http_conn>, loop_only_lock> writes_due;
+  net::io_context ioc{1}; // destroyed first: its pending handlers hold connections
+};
+
+} // namespace cafmcp::http

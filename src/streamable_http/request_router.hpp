@@ -1,0 +1,77 @@
+#pragma once
+// One event loop's request router: it takes each request a connection
+// read, checks it against the request policy, and hands it to the session
+// it names (starting one for initialize), answering through the
+// connection it came on. It owns the sessions that live on its loop, by id,
+// and is touched only on that loop's thread. A transport runs one or more
+// loops; a session lives on one loop (its id names it), and a connection
+// carrying a request for a session on another loop moves there (see
+// http_conn::move_to). The counters and limits all loops share are
+// atomics, so stats() can read them from anywhere.
+#include <atomic>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "cafmcp/json_rpc.hpp"
+#include "cafmcp/http_options.hpp"
+#include "streamable_http/connection_loop.hpp"
+#include "streamable_http/http_session.hpp"
+#include "streamable_http/request_policy.hpp"
+
+namespace cafmcp::http {
+
+/// What the routers of every loop count and limit together.
+struct session_counters {
+  std::atomic<std::size_t> sessions{0};
+  std::atomic<std::size_t> stateless_requests{0};
+};
+
+/// GET here answers the node's health (server_health) for load balancers.
+inline constexpr std::string_view health_path = "/healthz";
+
+class request_router final : public request_handler, public session_host {
+public:
+  /// `io`: the loop this router serves; its connections hand requests here.
+  request_router(server& s, http_options o, session_counters& c, connection_loop& io);
+  ~request_router();
+
+  // -- request_handler ---------------------------------------------------
+  void handle(const std::shared_ptr<http_conn>& reply, request req) override;
+  void refuse(const std::shared_ptr<http_conn>& reply, int status, std::string_view why) override;
+
+  // -- session_host ------------------------------------------------------
+  server& core() override { return srv_; }
+  const http_options& options() const override { return options_; }
+  const std::shared_ptr<session_outbox>& outbox() const override { return outbox_; }
+  void ended(const http_session& s) override;
+
+  /// Every loop of the transport, this one at `index` (set before any runs).
+  void join(std::vector<connection_loop*> loops, std::size_t index);
+  /// Answers only what the transport's port makes known (set on start).
+  void set_policy(request_policy p) { policy_ = std::move(p); }
+  const std::unordered_map<std::string, std::shared_ptr<http_session>>& sessions() const {
+    return sessions_;
+  }
+
+private:
+  void answer_health(const std::shared_ptr<http_conn>& c);
+  void post(const std::shared_ptr<http_conn>& c, request& req);
+  void post_stateless(const std::shared_ptr<http_conn>& c, request& req, jsonrpc::message& msg);
+  std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, const request& req,
+                                     bool required);
+  std::shared_ptr<http_session> adopt(const std::string& id);
+
+  server& srv_;
+  http_options options_;
+  session_counters& counters_; // outlives every loop
+  std::vector<connection_loop*> loops_;
+  std::size_t index_ = 0;
+  request_policy policy_;
+  std::unordered_map<std::string, std::shared_ptr<http_session>> sessions_;
+  /// What actor threads send this loop's sessions.
+  std::shared_ptr<session_outbox> outbox_;
+};
+
+} // namespace cafmcp::http
