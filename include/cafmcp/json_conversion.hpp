@@ -126,10 +126,10 @@ void read_json(const json& j, T& out, const std::string& at) {
       conversion_failed(at, std::string("expected object, got ") + j.type_name());
     std::apply(
       [&](const auto&... f) {
-        auto one = [&](const auto& f) {
-          using member = typename std::decay_t<decltype(f)>::member_type;
-          auto& target = out.*(f.member);
-          std::string key(f.name);
+        [[maybe_unused]] auto one = [&](const auto& d) {
+          using member = typename std::decay_t<decltype(d)>::member_type;
+          auto& target = out.*(d.member);
+          std::string key(d.name);
           auto it = j.find(key);
           // Null reads as absent for an optional field (the derived schema
           // refuses it before a tool's handler; a direct caller may pass it).
@@ -177,14 +177,14 @@ json write_json(const T& v) {
     json out = json::object();
     std::apply(
       [&](const auto&... f) {
-        auto one = [&](const auto& f) {
-          using member = typename std::decay_t<decltype(f)>::member_type;
-          const auto& value = v.*(f.member);
+        [[maybe_unused]] auto one = [&](const auto& d) {
+          using member = typename std::decay_t<decltype(d)>::member_type;
+          const auto& value = v.*(d.member);
           if constexpr (is_optional<member>::value) {
             if (value)
-              out[std::string(f.name)] = write_json(*value);
+              out[std::string(d.name)] = write_json(*value);
           } else {
-            out[std::string(f.name)] = write_json(value);
+            out[std::string(d.name)] = write_json(value);
           }
         };
         (one(f), ...);

@@ -93,14 +93,14 @@ json json_schema_of() {
     json required = json::array();
     std::apply(
       [&](const auto&... f) {
-        auto one = [&](const auto& f) {
-          using member = typename std::decay_t<decltype(f)>::member_type;
+        [[maybe_unused]] auto one = [&](const auto& d) {
+          using member = typename std::decay_t<decltype(d)>::member_type;
           json property = json_schema_of<typename detail::optional_value<member>::type>();
-          if (!f.description.empty())
-            property["description"] = std::string(f.description);
-          properties[std::string(f.name)] = std::move(property);
+          if (!d.description.empty())
+            property["description"] = std::string(d.description);
+          properties[std::string(d.name)] = std::move(property);
           if constexpr (!detail::is_optional<member>::value)
-            required.push_back(std::string(f.name));
+            required.push_back(std::string(d.name));
         };
         (one(f), ...);
       },

@@ -46,12 +46,12 @@ std::vector<prompt_argument> prompt_arguments_of() {
   std::vector<prompt_argument> out;
   std::apply(
     [&](const auto&... f) {
-      auto one = [&](const auto& field) {
+      [[maybe_unused]] auto one = [&](const auto& d) {
         prompt_argument a;
-        a.name = std::string(field.name);
-        if (!field.description.empty())
-          a.description = std::string(field.description);
-        using member = typename std::decay_t<decltype(field)>::member_type;
+        a.name = std::string(d.name);
+        if (!d.description.empty())
+          a.description = std::string(d.description);
+        using member = typename std::decay_t<decltype(d)>::member_type;
         a.required = std::is_same_v<member, std::string>;
         out.push_back(std::move(a));
       };
@@ -66,12 +66,12 @@ T prompt_args_from(const std::map<std::string, std::string>& arguments) {
   T out{};
   std::apply(
     [&](const auto&... f) {
-      auto one = [&](const auto& field) {
-        std::string name(field.name);
+      [[maybe_unused]] auto one = [&](const auto& d) {
+        std::string name(d.name);
         auto it = arguments.find(name);
-        using member = typename std::decay_t<decltype(field)>::member_type;
+        using member = typename std::decay_t<decltype(d)>::member_type;
         if (it != arguments.end())
-          out.*(field.member) = it->second;
+          out.*(d.member) = it->second;
         else if constexpr (std::is_same_v<member, std::string>)
           // The server refuses a call without a required argument before the
           // handler runs; this is for a handler called some other way.

@@ -40,6 +40,9 @@ struct only_optional {
 };
 CAFMCP_FIELDS(only_optional, (n));
 
+struct nothing {};
+CAFMCP_FIELDS(nothing); // a tool without arguments
+
 TEST(TypedSchema, EachKindOfField) {
   EXPECT_EQ(json_schema_of<bool>(), (json{{"type", "boolean"}}));
   EXPECT_EQ(json_schema_of<int>(), (json{{"type", "integer"}}));
@@ -51,6 +54,9 @@ TEST(TypedSchema, EachKindOfField) {
   EXPECT_EQ(json_schema_of<std::vector<std::string>>(), (json{{"type", "array"}, {"items", {{"type", "string"}}}}));
   EXPECT_EQ((json_schema_of<std::map<std::string, double>>()),
             (json{{"type", "object"}, {"additionalProperties", {{"type", "number"}}}}));
+  EXPECT_EQ(json_schema_of<nothing>(),
+            (json{{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}}));
+  EXPECT_EQ(to_json_value(from_json_value<nothing>(json::object())), json::object());
 }
 
 TEST(TypedSchema, AStructListsItsFieldsRequiredUnlessOptional) {
