@@ -72,7 +72,7 @@ int main() {
 
   srv.add_tool(cafmcp::typed_tool("submit", "Queues a job", [&](const submit_args& a) {
     queue.push(a.job);
-    return std::string("queued");
+    return "queued";
   }));
 
   // The service's own threads call the server directly: each call is one

@@ -11,8 +11,8 @@
 // The fields become the prompt's argument list (name, description, required),
 // which the server checks as for any prompt (-32602 for a missing one); the
 // handler gets them in the struct. It may take a request_context& as its
-// second parameter and returns a cafmcp::prompt_result, or a std::string
-// (one user message of that text). The result is a plain cafmcp::prompt: set
+// second parameter and returns a cafmcp::prompt_result, or a std::string (or
+// what converts to one): one user message of that text. The result is a plain cafmcp::prompt: set
 // a title, or an argument's completion handler, on it before add_prompt.
 #include <map>
 #include <optional>
@@ -115,7 +115,8 @@ prompt typed_prompt(std::string name, std::string description, Handler handler) 
   prompt p;
   if constexpr (deduced && described && strings && callable) {
     using R = std::remove_cvref_t<detail::typed_result_t<Handler, A>>;
-    constexpr bool known_result = std::is_same_v<R, prompt_result> || std::is_same_v<R, std::string>;
+    constexpr bool text = !std::is_same_v<R, prompt_result> && std::is_convertible_v<R, std::string>;
+    constexpr bool known_result = std::is_same_v<R, prompt_result> || text;
     static_assert(known_result, "cafmcp::typed_prompt: the handler must return cafmcp::prompt_result or std::string");
     if constexpr (known_result) {
       p.name = std::move(name);
@@ -124,9 +125,10 @@ prompt typed_prompt(std::string name, std::string description, Handler handler) 
       p.handler = [handler = std::move(handler)](const std::map<std::string, std::string>& arguments,
                                                  request_context& ctx) mutable -> prompt_result {
         A args = detail::prompt_args_from<A>(arguments);
-        if constexpr (std::is_same_v<R, std::string>) {
+        if constexpr (text) {
           prompt_result r;
-          r.messages.push_back({"user", {{"type", "text"}, {"text", detail::call_typed(handler, args, ctx)}}});
+          r.messages.push_back(
+            {"user", {{"type", "text"}, {"text", std::string(detail::call_typed(handler, args, ctx))}}});
           return r;
         } else {
           return detail::call_typed(handler, args, ctx);

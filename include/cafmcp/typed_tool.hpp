@@ -15,7 +15,7 @@
 // result. The handler may take a request_context& as its second parameter,
 // and returns:
 //   - cafmcp::tool_result: sent as it is;
-//   - std::string: one text block;
+//   - a std::string (or what converts to one, as "done"): one text block;
 //   - a struct with CAFMCP_FIELDS: the tool declares its outputSchema and the
 //     value becomes `structuredContent` (plus its text form, for clients
 //     without structured output).
@@ -56,7 +56,8 @@ tool typed_tool(std::string name, std::string description, Handler handler) {
   if constexpr (deduced && described && callable) {
     using R = std::remove_cvref_t<detail::typed_result_t<Handler, A>>;
     constexpr bool structured = described_struct<R>;
-    constexpr bool known_result = std::is_same_v<R, tool_result> || std::is_same_v<R, std::string> || structured;
+    constexpr bool text = !std::is_same_v<R, tool_result> && std::is_convertible_v<R, std::string>;
+    constexpr bool known_result = std::is_same_v<R, tool_result> || text || structured;
     static_assert(known_result, "cafmcp::typed_tool: the handler must return cafmcp::tool_result, std::string, or "
                                 "a struct described with CAFMCP_FIELDS (its outputSchema)");
     if constexpr (known_result) {
@@ -76,8 +77,8 @@ tool typed_tool(std::string name, std::string description, Handler handler) {
         }
         if constexpr (structured)
           return tool_result::structured(to_json_value(detail::call_typed(handler, args, ctx)));
-        else if constexpr (std::is_same_v<R, std::string>)
-          return tool_result::text(detail::call_typed(handler, args, ctx));
+        else if constexpr (text)
+          return tool_result::text(std::string(detail::call_typed(handler, args, ctx)));
         else
           return detail::call_typed(handler, args, ctx);
       };
