@@ -8,6 +8,7 @@
 #include <thread>
 
 #include <cafmcp/server.hpp>
+#include <cafmcp/typed_tool.hpp>
 
 namespace {
 
@@ -45,6 +46,12 @@ private:
   bool stopped_ = false;
 };
 
+// What `submit` takes; its inputSchema is derived from this.
+struct submit_args {
+  std::string job;
+};
+CAFMCP_FIELDS(submit_args, (job, "What to do"));
+
 cafmcp::resource stats_resource(std::size_t done, std::size_t pending) {
   cafmcp::resource r;
   r.uri = "jobs://stats";
@@ -63,15 +70,10 @@ int main() {
   std::atomic<std::size_t> done{0};
   srv.add_resource(stats_resource(0, 0));
 
-  cafmcp::tool submit;
-  submit.name = "submit";
-  submit.description = "Queues a job";
-  submit.input_schema = {{"type", "object"}, {"properties", {{"job", {{"type", "string"}}}}}, {"required", {"job"}}};
-  submit.handler = [&](const cafmcp::json& args, cafmcp::request_context&) {
-    queue.push(args["job"]);
-    return cafmcp::tool_result::text("queued");
-  };
-  srv.add_tool(submit);
+  srv.add_tool(cafmcp::typed_tool("submit", "Queues a job", [&](const submit_args& a) {
+    queue.push(a.job);
+    return "queued";
+  }));
 
   // The service's own threads call the server directly: each call is one
   // message to an actor, safe from any thread, never blocking the worker.
