@@ -89,6 +89,15 @@ struct parse_failure {
 ///   message:string, data?}); unknown top-level members -> -32600.
 std::variant<message, parse_failure> parse(std::string_view text, const limits& lim = {});
 
+/// The four envelopes as JSON, for a caller that holds or extends one
+/// (a `_meta` added later) before it goes out through wire_text(). Every
+/// message cafmcp sends is built here or by serialize(), which uses them.
+/// A null `params` (or error `data`) is left out, never sent as null.
+json request_message(const json& id, std::string_view method, json params = nullptr);
+json notification_message(std::string_view method, json params = nullptr);
+json result_message(const json& id, json result);
+json error_message(const json& id, int code, std::string message, json data = nullptr);
+
 /// One line of compact JSON, no trailing newline. `params` is omitted when
 /// empty (never `"params": null`); `error.data` omitted when empty.
 std::string serialize(const message& msg);

@@ -85,7 +85,7 @@ void request_context::progress(double progress, std::optional<double> total,
     params["total"] = *total;
   if (message)
     params["message"] = *message;
-  d.emit({{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", params}});
+  d.emit(jsonrpc::notification_message("notifications/progress", std::move(params)));
 }
 
 void request_context::log(log_level level, json data, std::string logger) {
@@ -95,7 +95,7 @@ void request_context::log(log_level level, json data, std::string logger) {
   json params = {{"level", to_string(level)}, {"data", std::move(data)}};
   if (!logger.empty())
     params["logger"] = std::move(logger);
-  d.emit({{"jsonrpc", "2.0"}, {"method", "notifications/message"}, {"params", params}});
+  d.emit(jsonrpc::notification_message("notifications/message", std::move(params)));
 }
 
 bool request_context::cancelled() const { return impl_->call.cancelled->load(); }

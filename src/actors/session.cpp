@@ -460,9 +460,7 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
         ask.answer->set_value(error_of(jsonrpc::code::internal_error, "request no longer active"));
         return;
       }
-      json msg = {{"jsonrpc", "2.0"}, {"id", ask.id}, {"method", ask.method}};
-      if (!ask.params.is_null())
-        msg["params"] = std::move(ask.params);
+      auto msg = jsonrpc::request_message(ask.id, ask.method, std::move(ask.params));
       self->state.asks.emplace(ask.id, std::move(ask.answer));
       send_frame(self, std::make_shared<const std::string>(jsonrpc::wire_text(msg)), routing{key, false});
     },
@@ -478,9 +476,8 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
     },
     [self](forget_atom, std::string& ask_id) {
       if (self->state.asks.erase(ask_id))
-        send_unrelated(self, json{{"jsonrpc", "2.0"},
-                                  {"method", "notifications/cancelled"},
-                                  {"params", {{"requestId", ask_id}, {"reason", "timed out"}}}});
+        send_unrelated(self, jsonrpc::notification_message(
+                               "notifications/cancelled", {{"requestId", ask_id}, {"reason", "timed out"}}));
     },
   };
 }

@@ -2,6 +2,7 @@
 #include "check/shape.hpp"
 
 #include "cafmcp/client.hpp" // client_error_code
+#include "cafmcp/json_rpc.hpp"
 
 namespace cafmcp::check {
 
@@ -46,12 +47,10 @@ void probe::on_message(std::string text) {
     m = json{{"cafmcp-check/unparsable", text}};
   // A server->client request: answer it so the server never waits on us.
   if (m.is_object() && m.contains("method") && m.contains("id")) {
-    json reply = {{"jsonrpc", "2.0"}, {"id", m["id"]}};
-    if (m["method"] == "ping")
-      reply["result"] = json::object();
-    else
-      reply["error"] = {{"code", -32601}, {"message", "cafmcp-check does not serve this request"}};
-    transport_->send(reply.dump());
+    auto reply = m["method"] == "ping" ? jsonrpc::result_message(m["id"], json::object())
+                                        : jsonrpc::error_message(m["id"], jsonrpc::code::method_not_found,
+                                                                 "cafmcp-check does not serve this request");
+    transport_->send(jsonrpc::wire_text(reply));
   }
   std::lock_guard<std::mutex> g(mtx_);
   rpc_.complete(m);
@@ -76,7 +75,7 @@ void probe::send_initialized() {
     std::lock_guard<std::mutex> g(mtx_);
     initialized_at_ = inbound_.size();
   }
-  transport_->send(json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump());
+  transport_->send(jsonrpc::wire_text(jsonrpc::notification_message("notifications/initialized")));
   transport_->negotiated(version_);
 }
 
@@ -122,10 +121,7 @@ json probe::start_request(const std::string& method, json params) {
 }
 
 void probe::notify(const std::string& method, json params) {
-  json msg = {{"jsonrpc", "2.0"}, {"method", method}};
-  if (!params.is_null())
-    msg["params"] = std::move(params);
-  transport_->send(msg.dump());
+  transport_->send(jsonrpc::wire_text(jsonrpc::notification_message(method, std::move(params))));
 }
 
 json probe::request(const std::string& method, json params, ms timeout) {
@@ -150,11 +146,13 @@ json probe::request(const std::string& method, json params, ms timeout) {
                           out->local_failure = failure->message;
                           return;
                         }
-                        out->response = {{"jsonrpc", "2.0"}, {"id", out->id}};
-                        if (failure)
-                          out->response["error"] = {{"code", failure->code}, {"message", failure->message}, {"data", failure->data}};
-                        else
-                          out->response["result"] = std::move(result);
+                        // As the server sent it (data null when it sent none).
+                        if (failure) {
+                          out->response = jsonrpc::error_message(out->id, failure->code, failure->message);
+                          out->response["error"]["data"] = failure->data;
+                        } else {
+                          out->response = jsonrpc::result_message(out->id, std::move(result));
+                        }
                       },
                       &out->id);
     if (!text)

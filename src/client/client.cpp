@@ -5,6 +5,7 @@
 #include <mutex>
 #include <set>
 
+#include "cafmcp/json_rpc.hpp"
 #include "cafmcp/uri_template.hpp"
 #include "client/cache_store.hpp"
 #include "client/descriptor_list.hpp"
@@ -275,7 +276,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     std::string method = msg["method"];
     json id = msg["id"];
     if (method == "ping") {
-      transport->send(json{{"jsonrpc", "2.0"}, {"id", id}, {"result", json::object()}}.dump());
+      transport->send(jsonrpc::wire_text(jsonrpc::result_message(id, json::object())));
       return;
     }
     std::function<json(const json&)> handler;
@@ -286,17 +287,17 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     else if (method == "roots/list")
       handler = opts.on_roots;
     callbacks.post([self = shared_from_this(), handler, method, id, params = msg.value("params", json::object())] {
-      json reply = {{"jsonrpc", "2.0"}, {"id", id}};
+      json reply;
       if (!handler) {
-        reply["error"] = {{"code", -32601}, {"message", "client does not handle " + method}};
+        reply = jsonrpc::error_message(id, jsonrpc::code::method_not_found, "client does not handle " + method);
       } else {
         try {
-          reply["result"] = handler(params);
+          reply = jsonrpc::result_message(id, handler(params));
         } catch (const std::exception& e) {
-          reply["error"] = {{"code", -32603}, {"message", e.what()}};
+          reply = jsonrpc::error_message(id, jsonrpc::code::internal_error, e.what());
         }
       }
-      self->transport->send(reply.dump());
+      self->transport->send(jsonrpc::wire_text(reply));
     });
   }
 
@@ -486,7 +487,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
           info = r.value("serverInfo", json::object());
           version = v;
         }
-        transport->send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+        transport->send(jsonrpc::wire_text(jsonrpc::notification_message("notifications/initialized")));
         transport->negotiated(v);
         load_declared_lists([p, r] { p->set_value(r); });
       });

@@ -1,6 +1,7 @@
 #include "client/rpc_channel.hpp"
 
 #include "cafmcp/client.hpp"
+#include "cafmcp/json_rpc.hpp"
 #include "foundation/json_member.hpp"
 
 namespace cafmcp::client_core {
@@ -16,11 +17,10 @@ std::optional<std::string> rpc_channel::start(const std::string& method, json pa
   auto id = ++next_id_;
   if (id_out)
     *id_out = id;
-  json msg = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
-  if (!params.is_null() && !params.empty())
-    msg["params"] = std::move(params);
+  // Empty params are left out, as a request with none.
+  auto msg = jsonrpc::request_message(id, method, params.empty() ? json() : std::move(params));
   pending_.emplace(id, entry{method, deadline, std::move(done)});
-  return msg.dump();
+  return jsonrpc::wire_text(msg);
 }
 
 bool rpc_channel::complete(const json& message) {

@@ -27,6 +27,7 @@
 #include <boost/beast/http.hpp>
 
 #include "cafmcp/json.hpp"
+#include "cafmcp/json_rpc.hpp"
 #include "client_transport/sse_parser.hpp"
 
 namespace cafmcp {
@@ -179,10 +180,8 @@ std::string transport_error(const json& id, const std::string& message, int http
     data["httpStatus"] = http_status;
   if (!body.empty())
     data["body"] = body.size() > 1024 ? body.substr(0, 1024) : body;
-  json err = {{"code", -32603}, {"message", message}};
-  if (!data.empty())
-    err["data"] = data;
-  return json{{"jsonrpc", "2.0"}, {"id", id}, {"error", err}}.dump();
+  return jsonrpc::wire_text(
+    jsonrpc::error_message(id, jsonrpc::code::internal_error, message, data.empty() ? json() : data));
 }
 
 class http_transport final : public http_client_transport {

@@ -1,6 +1,7 @@
 // The store actor owns entries, LRU order and expiry timers; the public
 // resource_store is the API in front of it (each call one request).
 #include "cafmcp/resource_store.hpp"
+#include "cafmcp/json_rpc.hpp"
 
 #include "foundation/base64.hpp"
 
@@ -220,7 +221,7 @@ store_representation store_representation::packet(std::string t) {
               j["data"] = e.data;
             if (!e.binary)
               j["content"] = e.content;
-            return resource_contents::make_text(uri, j.dump(), "application/json");
+            return resource_contents::make_text(uri, jsonrpc::wire_text(j), "application/json");
           }};
 }
 

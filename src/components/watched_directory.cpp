@@ -3,6 +3,7 @@
 // message). Readers, on workers, read the files themselves and consult the
 // note index under a lock of this component's own.
 #include "cafmcp/watched_directory.hpp"
+#include "cafmcp/json_rpc.hpp"
 
 #include <fstream>
 #include <map>
@@ -269,7 +270,7 @@ struct watched_directory::impl {
     r.description = description;
     r.mime_type = "application/json";
     r.reader = [compute](const std::string& u, request_context&) {
-      return std::vector<resource_contents>{resource_contents::make_text(u, compute().dump(), "application/json")};
+      return std::vector<resource_contents>{resource_contents::make_text(u, jsonrpc::wire_text(compute()), "application/json")};
     };
     srv.add_resource(std::move(r)).get();
   }

@@ -1,5 +1,6 @@
 // The MCP JSON shapes of what authors register. Optional members are left
 // out when empty: MCP never wants them as null.
+#include "cafmcp/json_rpc.hpp"
 #include "cafmcp/prompt.hpp"
 #include "cafmcp/resource.hpp"
 #include "cafmcp/tool.hpp"
@@ -88,7 +89,7 @@ tool_result tool_result::error(std::string text) {
 }
 
 tool_result tool_result::structured(json value) {
-  auto r = tool_result::text(value.dump());
+  auto r = tool_result::text(jsonrpc::wire_text(value)); // its text form, invalid UTF-8 replaced
   r.structured_content = std::move(value);
   return r;
 }

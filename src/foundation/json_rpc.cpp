@@ -173,46 +173,46 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
   return message{error_response{std::move(id), std::move(err)}};
 }
 
-namespace {
-
-json error_json(const error& err) {
-  json e = {{"code", err.code}, {"message", err.message}};
-  if (err.data && !err.data->is_null())
-    e["data"] = *err.data;
-  return e;
+json request_message(const json& id, std::string_view method, json params) {
+  json m = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
+  if (!params.is_null())
+    m["params"] = std::move(params);
+  return m;
 }
 
-json envelope() { return json{{"jsonrpc", "2.0"}}; }
-
-void put_params(json& msg, const std::optional<json>& params) {
-  if (params && !params->is_null())
-    msg["params"] = *params;
+json notification_message(std::string_view method, json params) {
+  json m = {{"jsonrpc", "2.0"}, {"method", method}};
+  if (!params.is_null())
+    m["params"] = std::move(params);
+  return m;
 }
 
-} // namespace
+json result_message(const json& id, json result) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"result", result.is_null() ? json::object() : std::move(result)}};
+}
+
+json error_message(const json& id, int code, std::string message, json data) {
+  json e = {{"code", code}, {"message", std::move(message)}};
+  if (!data.is_null())
+    e["data"] = std::move(data);
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(e)}};
+}
 
 std::string serialize(const message& msg) {
-  json out = envelope();
-  std::visit(
-    [&out](const auto& m) {
+  return wire_text(std::visit(
+    [](const auto& m) -> json {
       using T = std::decay_t<decltype(m)>;
-      if constexpr (std::is_same_v<T, request>) {
-        out["id"] = to_json(m.id);
-        out["method"] = m.method;
-        put_params(out, m.params);
-      } else if constexpr (std::is_same_v<T, notification>) {
-        out["method"] = m.method;
-        put_params(out, m.params);
-      } else if constexpr (std::is_same_v<T, response>) {
-        out["id"] = to_json(m.id);
-        out["result"] = m.result.is_null() ? json::object() : m.result;
-      } else {
-        out["id"] = m.id ? to_json(*m.id) : json(nullptr);
-        out["error"] = error_json(m.err);
-      }
+      if constexpr (std::is_same_v<T, request>)
+        return request_message(to_json(m.id), m.method, m.params.value_or(nullptr));
+      else if constexpr (std::is_same_v<T, notification>)
+        return notification_message(m.method, m.params.value_or(nullptr));
+      else if constexpr (std::is_same_v<T, response>)
+        return result_message(to_json(m.id), m.result);
+      else
+        return error_message(m.id ? to_json(*m.id) : json(nullptr), m.err.code, m.err.message,
+                             m.err.data.value_or(nullptr));
     },
-    msg);
-  return wire_text(out);
+    msg));
 }
 
 std::string wire_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }

@@ -1,5 +1,7 @@
 #include "protocol/change.hpp"
 
+#include "cafmcp/json_rpc.hpp"
+
 namespace cafmcp::protocol {
 
 std::string_view to_string(item_kind k) {
@@ -68,7 +70,7 @@ json list_changed_notification(const change& c, change_metadata mode) {
 }
 
 json plain_list_changed_notification(item_kind k) {
-  return {{"jsonrpc", "2.0"}, {"method", list_changed_method(k)}};
+  return jsonrpc::notification_message(list_changed_method(k));
 }
 
 json& notification_meta(json& notification) {
@@ -82,9 +84,7 @@ json& notification_meta(json& notification) {
 }
 
 json resource_updated_notification(std::string_view uri) {
-  return {{"jsonrpc", "2.0"},
-          {"method", "notifications/resources/updated"},
-          {"params", {{"uri", uri}}}};
+  return jsonrpc::notification_message("notifications/resources/updated", {{"uri", uri}});
 }
 
 } // namespace cafmcp::protocol

@@ -72,9 +72,9 @@ json listen_acknowledgement(const listen_filter& honoured, const json& id) {
     n["resourcesListChanged"] = true;
   if (!honoured.uris.empty())
     n["resourceSubscriptions"] = honoured.uris;
-  return {{"jsonrpc", "2.0"},
-          {"method", "notifications/subscriptions/acknowledged"},
-          {"params", {{"_meta", {{std::string(meta_subscription_id), id}}}, {"notifications", n}}}};
+  return jsonrpc::notification_message(
+    "notifications/subscriptions/acknowledged",
+    {{"_meta", {{std::string(meta_subscription_id), id}}}, {"notifications", n}});
 }
 
 std::string spliced_notification::with(std::string_view id_json) const {

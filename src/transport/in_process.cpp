@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "cafmcp/json_rpc.hpp"
+
 namespace cafmcp {
 
 // The transport side: frames arrive from actor threads, the test thread
@@ -34,15 +36,12 @@ in_process_client::in_process_client(server& srv)
 
 in_process_client::~in_process_client() { close(); }
 
-void in_process_client::send(const json& message) { conn_->receive(message.dump()); }
+void in_process_client::send(const json& message) { conn_->receive(jsonrpc::wire_text(message)); }
 void in_process_client::send_text(std::string text) { conn_->receive(std::move(text)); }
 
 json in_process_client::request(std::string method, json params, std::chrono::milliseconds wait) {
   auto id = ++next_id_;
-  json msg = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
-  if (!params.is_null())
-    msg["params"] = std::move(params);
-  send(msg);
+  send(jsonrpc::request_message(id, method, std::move(params)));
   auto reply = wait_for(
     [id](const json& m) {
       return m.contains("id") && m["id"] == id && (m.contains("result") || m.contains("error"));
@@ -55,10 +54,7 @@ json in_process_client::request(std::string method, json params, std::chrono::mi
 }
 
 void in_process_client::notify(std::string method, json params) {
-  json msg = {{"jsonrpc", "2.0"}, {"method", std::move(method)}};
-  if (!params.is_null())
-    msg["params"] = std::move(params);
-  send(msg);
+  send(jsonrpc::notification_message(method, std::move(params)));
 }
 
 json in_process_client::initialize(json capabilities, std::string version) {
