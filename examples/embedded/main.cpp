@@ -8,6 +8,7 @@
 #include <thread>
 
 #include <cafmcp/server.hpp>
+#include <cafmcp/stdio.hpp>
 #include <cafmcp/typed_tool.hpp>
 
 namespace {
@@ -93,7 +94,7 @@ int main() {
       }
     });
 
-  int rc = srv.serve_stdio();
+  int rc = cafmcp::serve_stdio(srv);
   queue.stop();
   for (auto& w : workers)
     w.join();

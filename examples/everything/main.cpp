@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cafmcp/server.hpp>
+#include <cafmcp/stdio.hpp>
 #include <cafmcp/otel/environment.hpp>
 #include <cafmcp/otel/mcp_tracer.hpp>
 #include <cafmcp/streamable_http.hpp>
@@ -129,7 +130,7 @@ int main(int argc, char** argv) {
   everything::install_mutation_tools(srv);
   everything::install_diagnostics(srv);
   if (!http)
-    return srv.serve_stdio();
+    return cafmcp::serve_stdio(srv);
   if (idle_ms > 0)
     http_opts.session_idle_timeout = std::chrono::milliseconds(idle_ms);
   cafmcp::streamable_http transport(srv, http_opts);

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cafmcp/resource_store.hpp>
+#include <cafmcp/stdio.hpp>
 #include <cafmcp/streamable_http.hpp>
 
 using namespace cafmcp;
@@ -91,7 +92,7 @@ int main(int argc, char** argv) {
                       return tool_result::text("stored " + e.id);
                     }));
   if (!http)
-    return srv.serve_stdio();
+    return cafmcp::serve_stdio(srv);
   streamable_http transport(srv, http_opts);
   try {
     transport.start();

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include <CLI/CLI.hpp>
+#include <cafmcp/stdio.hpp>
 #include <cafmcp/streamable_http.hpp>
 #include <cafmcp/watched_directory.hpp>
 
@@ -27,7 +28,7 @@ int main(int argc, char** argv) {
   cafmcp::server srv(opts);
   cafmcp::watched_directory vault(srv, {root, "vault", ".md", std::chrono::milliseconds(window_ms)});
   if (!http)
-    return srv.serve_stdio();
+    return cafmcp::serve_stdio(srv);
   cafmcp::streamable_http transport(srv, http_opts);
   try {
     transport.start();

@@ -62,9 +62,10 @@ public:
   /// Ends the connection; every pending request fails, subscriptions clear.
   void close();
 
-  const json& server_capabilities() const;
-  const json& server_info() const;
-  const std::string& protocol_version() const;
+  /// What initialize answered (copies: a reconnect may change them).
+  json server_capabilities() const;
+  json server_info() const;
+  std::string protocol_version() const;
 
   // -- lists (cursors followed; the client's own copy is updated too) --------
   std::future<std::vector<json>> list_tools();

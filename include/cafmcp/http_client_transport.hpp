@@ -44,25 +44,9 @@ class http_client_transport : public client_transport {
 public:
   /// The Mcp-Session-Id the server assigned ("" before, or if none).
   virtual std::string session_id() const = 0;
-  /// Waits until the standalone GET stream has been opened (answered 200)
-  /// at least `opens` times (true), or the server refused it / the wait
-  /// timed out (false). opens = get_stream_opens() + 1 waits for a reconnect.
-  virtual bool wait_get_stream(std::chrono::milliseconds timeout, int opens = 1) = 0;
-  /// Cuts the GET stream's socket as a network failure would; the transport
-  /// resumes it with Last-Event-ID. For checkers and tests of resumption.
-  virtual void drop_get_stream() = 0;
-  /// Cuts the GET stream and keeps it down until resume_get_stream(), which
-  /// reconnects at once with Last-Event-ID: what happens in between is what
-  /// the server must replay. Deterministic, unlike racing a retry delay.
-  virtual void pause_get_stream() = 0;
   /// Closes the POST stream still open for request `id` (2026-07-28 ends a
   /// `subscriptions/listen` this way); no error response follows for it.
   virtual void end_request_stream(const json& id) = 0;
-  virtual void resume_get_stream() = 0;
-  /// SSE streams successfully resumed with Last-Event-ID so far.
-  virtual int resumptions() const = 0;
-  /// Times the standalone GET stream was answered 200 (first open included).
-  virtual int get_stream_opens() const = 0;
 };
 
 /// Throws std::invalid_argument for a URL it cannot use.

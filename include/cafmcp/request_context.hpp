@@ -13,13 +13,9 @@
 #include <string_view>
 
 #include "cafmcp/json.hpp"
+#include "cafmcp/log_level.hpp"
 
 namespace cafmcp {
-
-/// RFC 5424 severities as MCP names them, lowest first.
-enum class log_level { debug, info, notice, warning, error, critical, alert, emergency };
-std::optional<log_level> parse_log_level(std::string_view name);
-std::string_view to_string(log_level level);
 
 /// Thrown by request_context::request when the client answers with a
 /// JSON-RPC error, does not answer in time, or the session ends.

@@ -119,9 +119,6 @@ public:
   /// clustered: nullptr (the only node owns every stream).
   std::shared_ptr<stream_claim> claim_stream(const std::string& session_id);
 
-  /// Serves one client over stdin/stdout until EOF (then returns 0).
-  int serve_stdio();
-
   /// A consistent snapshot from the notifier; also a barrier: every
   /// broadcast the notifier had received before is handed to sessions.
   server_stats stats();
@@ -131,10 +128,9 @@ public:
   const server_options& options() const;
 
   struct impl;
-  /// cafmcp's own tests reach the actors through this; not a stable API.
-  impl& internals() { return *impl_; }
 
 private:
+  friend struct server_access; // cafmcp's components and tests (private header)
   std::unique_ptr<impl> impl_;
 };
 

@@ -111,6 +111,16 @@ struct server_options {
   std::size_t max_listeners = 10000;
   std::size_t max_uris_per_listener = 1000;
 
+  /// Restart intensity, as Erlang/OTP's: the supervisor restarts the server
+  /// actor or the change notifier when one dies, at most `max_restarts`
+  /// times within `window`; one more and it gives up and stops the server
+  /// (a crash loop is reported, not hidden).
+  struct supervision_limits {
+    int max_restarts = 5;
+    std::chrono::seconds window{10};
+  };
+  supervision_limits supervision;
+
   /// CAF scheduler threads (0: one per core, at least 2).
   std::size_t scheduler_threads = 0;
   /// Run `tool::quick` handlers on their session's actor. false: every

@@ -8,7 +8,6 @@
 #include "actors/current_trace.hpp"
 #include "actors/server_impl.hpp"
 #include "actors/session.hpp"
-#include "transport/stdio.hpp"
 
 namespace cafmcp {
 
@@ -163,7 +162,6 @@ server_health server::health() const {
   return {};
 }
 
-int server::serve_stdio() { return transport::serve_stdio(*this); }
 
 server_stats server::stats() {
   caf::scoped_actor self{*impl_->system};

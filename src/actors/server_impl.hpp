@@ -32,7 +32,7 @@ struct server::impl {
     rt = std::make_shared<actors::runtime>(*system, options);
     if (!options->cluster.url.empty()) // throws for a bad URL, before any actor exists
       rt->cluster = std::make_unique<actors::cluster_node>(*rt);
-    supervisor = system->spawn(actors::supervisor, rt, actors::supervisor_limits{});
+    supervisor = system->spawn(actors::supervisor, rt, options->supervision);
     // Nothing may be sent to the server actor before it exists.
     caf::scoped_actor self{*system};
     self->request(supervisor, caf::infinite, actors::ready_atom::value)

@@ -1,7 +1,8 @@
 #pragma once
 // A one_for_one supervisor, as in Erlang/OTP: it starts the server actor and
 // the change notifier, traps their exits and restarts the one that died
-// (at most `max_restarts` within `window`, then it gives up and stops).
+// (at most `max_restarts` within `window`, server_options::supervision,
+// then it gives up and stops).
 // Their state lives in the runtime, so a restart loses no registry entry and
 // no subscription. Sessions are not supervised: a session that dies is
 // simply cleaned up (its client reconnects), like a temporary child.
@@ -9,14 +10,12 @@
 
 #include <caf/fwd.hpp>
 
+#include "cafmcp/server_options.hpp"
 #include "actors/runtime.hpp"
 
 namespace cafmcp::actors {
 
-struct supervisor_limits {
-  int max_restarts = 5;
-  std::chrono::seconds window{10};
-};
+using supervisor_limits = server_options::supervision_limits;
 
 caf::behavior supervisor(caf::event_based_actor* self, std::shared_ptr<runtime> rt,
                          supervisor_limits limits);

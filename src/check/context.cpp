@@ -48,7 +48,7 @@ std::unique_ptr<probe> context::open_session(bool delete_on_close) {
   auto p = open_probe(delete_on_close);
   p->initialize(opts.timeout);
   p->send_initialized();
-  if (p->http() && !p->http()->wait_get_stream(opts.timeout))
+  if (p->http() && !p->stream()->wait_get_stream(opts.timeout))
     throw probe_error("the server refused or did not open the GET stream");
   return p;
 }

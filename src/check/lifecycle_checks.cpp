@@ -9,7 +9,7 @@ bool connect_primary(context& ctx) {
     auto p = ctx.open_probe();
     auto init = p->initialize(ctx.opts.timeout);
     p->send_initialized();
-    if (p->http() && !p->http()->wait_get_stream(ctx.opts.timeout))
+    if (p->http() && !p->stream()->wait_get_stream(ctx.opts.timeout))
       ctx.record("transport.get-stream", "the GET stream for server messages opens", spec::sessions, verdict::info,
                  "the server offers no GET stream: notifications unrelated to a request cannot reach this client");
     json caps = init.value("capabilities", json());
@@ -55,7 +55,7 @@ void check_nothing_before_initialized(context& ctx) {
     probe* driver = &ctx.primary();
     if (fresh->http()) {
       fresh->negotiated_only(); // GET stream open, `initialized` not sent
-      if (!fresh->http()->wait_get_stream(ctx.opts.timeout)) {
+      if (!fresh->stream()->wait_get_stream(ctx.opts.timeout)) {
         ctx.collect(*fresh);
         return ctx.record(id, title, spec::initialized, verdict::skip, "the server opens no GET stream");
       }

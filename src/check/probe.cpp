@@ -15,7 +15,7 @@ message_filter method_is(std::string m) {
 }
 
 probe::probe(std::unique_ptr<client_transport> t, http_client_transport* http)
-  : transport_(std::move(t)), http_(http) {
+  : transport_(std::move(t)), http_(http), stream_(http ? &stream_control(*http) : nullptr) {
   client_transport::handlers h;
   h.on_message = [this](std::string text) { on_message(std::move(text)); };
   h.on_closed = [this](std::string reason) {

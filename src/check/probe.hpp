@@ -16,6 +16,7 @@
 
 #include "cafmcp/client_transport.hpp"
 #include "cafmcp/http_client_transport.hpp"
+#include "client_transport/http_stream_control.hpp"
 #include "cafmcp/json.hpp"
 #include "client/rpc_channel.hpp"
 
@@ -74,6 +75,8 @@ public:
   std::vector<json> notifications_before_initialized() const;
 
   http_client_transport* http() const { return http_; }
+  /// The HTTP transport's GET stream control (nullptr over stdio).
+  http_stream_control* stream() const { return stream_; }
   void close();
   const std::string& protocol_version() const { return version_; }
 
@@ -82,6 +85,7 @@ private:
 
   std::unique_ptr<client_transport> transport_;
   http_client_transport* http_;
+  http_stream_control* stream_;
   mutable std::mutex mtx_;
   std::condition_variable cv_;
   std::vector<json> inbound_; // every message, in order

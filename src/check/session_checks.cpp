@@ -82,7 +82,7 @@ void check_resumption(context& ctx) {
   if (kind.empty())
     return ctx.record(id, title, spec::resumability, verdict::skip, "needs tools or prompts listChanged with an add mutation");
   auto& primary = ctx.primary();
-  auto* http = primary.http();
+  auto* http = primary.stream();
   const std::string method = "notifications/" + kind + "/list_changed";
   const int missed = 3;
   std::vector<std::string> names;

@@ -555,9 +555,19 @@ void client::close() {
   impl_->loop.post([i = impl_] { i->on_closed("closed by the client"); });
 }
 
-const json& client::server_capabilities() const { return impl_->capabilities; }
-const json& client::server_info() const { return impl_->info; }
-const std::string& client::protocol_version() const { return impl_->version; }
+// Copies, taken under the lock that a reconnect's initialize writes them under.
+json client::server_capabilities() const {
+  std::lock_guard<std::mutex> g(impl_->view_mtx);
+  return impl_->capabilities;
+}
+json client::server_info() const {
+  std::lock_guard<std::mutex> g(impl_->view_mtx);
+  return impl_->info;
+}
+std::string client::protocol_version() const {
+  std::lock_guard<std::mutex> g(impl_->view_mtx);
+  return impl_->version;
+}
 
 std::future<std::vector<json>> client::list_tools() { return impl_->list(list_kind::tools); }
 std::future<std::vector<json>> client::list_resources() { return impl_->list(list_kind::resources); }

@@ -28,6 +28,7 @@
 
 #include "cafmcp/json.hpp"
 #include "cafmcp/json_rpc.hpp"
+#include "client_transport/http_stream_control.hpp"
 #include "client_transport/sse_parser.hpp"
 
 namespace cafmcp {
@@ -184,7 +185,7 @@ std::string transport_error(const json& id, const std::string& message, int http
     jsonrpc::error_message(id, jsonrpc::code::internal_error, message, data.empty() ? json() : data));
 }
 
-class http_transport final : public http_client_transport {
+class http_transport final : public http_client_transport, public http_stream_control {
 public:
   explicit http_transport(http_client_options opts)
     : opts_(std::move(opts)), url_(parse_url(opts_.url)), work_(net::make_work_guard(ioc_)) {
@@ -635,6 +636,8 @@ private:
 };
 
 } // namespace
+
+http_stream_control& stream_control(http_client_transport& t) { return dynamic_cast<http_stream_control&>(t); }
 
 std::unique_ptr<http_client_transport> make_http_client_transport(http_client_options opts) {
   return std::make_unique<http_transport>(std::move(opts));

@@ -8,7 +8,7 @@
 #include <list>
 #include <unordered_map>
 
-#include "actors/server_impl.hpp"
+#include "actors/server_access.hpp"
 
 namespace cafmcp {
 namespace {
@@ -249,7 +249,7 @@ resource_store::resource_store(server& srv, resource_store_options options) : im
   }
   impl_->srv = &srv;
   impl_->opts = std::make_shared<const resource_store_options>(std::move(options));
-  impl_->system = srv.internals().system.get();
+  impl_->system = server_access::of(srv).system.get();
   impl_->actor = impl_->system->spawn(store_behavior, &srv, impl_->opts, impl_);
   std::weak_ptr<impl> weak = impl_;
   // Reads of any representation go through the actor: a missing or expired

@@ -1,4 +1,4 @@
-#include "cafmcp/request_context.hpp"
+#include "cafmcp/log_level.hpp"
 
 #include <array>
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cafmcp/server.hpp"
+#include "cafmcp/stdio.hpp"
 
 namespace cafmcp::transport {
 namespace {
@@ -232,3 +233,5 @@ int serve_stdio(server& srv, int in, int out) {
 }
 
 } // namespace cafmcp::transport
+
+int cafmcp::serve_stdio(server& srv) { return transport::serve_stdio(srv, 0, 1); }

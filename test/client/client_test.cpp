@@ -9,6 +9,7 @@
 
 #include "cafmcp/client.hpp"
 #include "cafmcp/http_client_transport.hpp"
+#include "client_transport/http_stream_control.hpp"
 #include "cafmcp/in_process_client_transport.hpp"
 #include "cafmcp/stdio_client_transport.hpp"
 #include "fixtures.hpp"
@@ -513,18 +514,18 @@ TEST(ClientHttp, AnUpdateDuringADroppedStreamArrivesAfterResumption) {
   event_log log;
   log.attach(c);
   c.connect().get();
-  ASSERT_TRUE(http->wait_get_stream(10s));
+  ASSERT_TRUE(stream_control(*http).wait_get_stream(10s));
   ASSERT_TRUE(c.call_tool("add_resource", {{"uri", "test://r"}, {"name", "r"}, {"text", "v1"}}).get()->success());
   c.subscribe("test://r").get();
   ASSERT_TRUE(c.read_resource("test://r").get()->ok());
-  http->pause_get_stream();
+  stream_control(*http).pause_get_stream();
   ASSERT_TRUE(c.call_tool("update_resource", {{"uri", "test://r"}, {"text", "v2"}}).get()->success());
-  http->resume_get_stream();
+  stream_control(*http).resume_get_stream();
   ASSERT_TRUE(log.wait(is(client_event_kind::resource_updated, "test://r")));
   EXPECT_FALSE(c.cache().resource("test://r"));
   c.ping().get();
   EXPECT_EQ(log.count(is(client_event_kind::resource_updated, "test://r")), 1u);
-  EXPECT_GE(http->resumptions(), 1);
+  EXPECT_GE(stream_control(*http).resumptions(), 1);
 }
 
 // The failure is the server's own, not an injected one: flaky_list_server.mjs

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cafmcp/http_client_transport.hpp"
+#include "client_transport/http_stream_control.hpp"
 #include "raw_http.hpp"
 #include "support.hpp"
 
@@ -30,7 +31,7 @@ TEST_F(HttpClientTransport, RoundTripsSessionAndGetStream) {
   auto t = connect(r);
   handshake(*t, r);
   EXPECT_FALSE(t->session_id().empty());
-  ASSERT_TRUE(t->wait_get_stream(10s));
+  ASSERT_TRUE(stream_control(*t).wait_get_stream(10s));
   for (int i = 10; i < 20; ++i)
     t->send(request(i, "ping"));
   for (int i = 10; i < 20; ++i)
@@ -70,7 +71,7 @@ TEST_F(HttpClientTransport, PostStreamClosedMidCallIsResumedWithLastEventId) {
   auto res = r.response(6, 20s);
   ASSERT_TRUE(res);
   EXPECT_TRUE(res->contains("result")) << res->dump();
-  EXPECT_GE(t->resumptions(), 1);
+  EXPECT_GE(stream_control(*t).resumptions(), 1);
   EXPECT_EQ(r.count([](const json& m) { return !m.contains("method") && m.value("id", json()) == 6; }), 1u);
 }
 
@@ -78,11 +79,11 @@ TEST_F(HttpClientTransport, DroppedGetStreamResumesWithoutLossOrDuplicates) {
   recorder r;
   auto t = connect(r);
   handshake(*t, r);
-  ASSERT_TRUE(t->wait_get_stream(10s));
+  ASSERT_TRUE(stream_control(*t).wait_get_stream(10s));
   t->send(call_tool(7, "add_tool", {{"name", "before_drop"}}));
   ASSERT_TRUE(r.response(7));
   ASSERT_TRUE(r.wait_for([](const json& m) { return m.dump().find("before_drop") != std::string::npos && m.contains("method"); }));
-  t->drop_get_stream();
+  stream_control(*t).drop_get_stream();
   // These changes happen while the stream is down (the server asked for a
   // retry delay of a second): they must come on the resumed stream.
   const int n = 5;
@@ -101,7 +102,7 @@ TEST_F(HttpClientTransport, DroppedGetStreamResumesWithoutLossOrDuplicates) {
   t->send(call_tool(200, "add_tool", {{"name", "after_resume"}}));
   ASSERT_TRUE(r.response(200));
   ASSERT_TRUE(r.wait_for([](const json& m) { return m.contains("method") && m.dump().find("after_resume") != std::string::npos; }));
-  EXPECT_EQ(t->resumptions(), 1);
+  EXPECT_EQ(stream_control(*t).resumptions(), 1);
   EXPECT_EQ(names_seen("before_drop"), 1u);
   for (int i = 0; i < n; ++i)
     EXPECT_EQ(names_seen("missed_" + std::to_string(i)), 1u) << i;
@@ -136,7 +137,7 @@ TEST_F(HttpClientTransport, SessionEndedByServerClosesTheTransport) {
   recorder r;
   auto t = connect(r);
   handshake(*t, r);
-  ASSERT_TRUE(t->wait_get_stream(10s));
+  ASSERT_TRUE(stream_control(*t).wait_get_stream(10s));
   raw_http c(server->port()); // another party ends the session
   c.send("DELETE", "", {{"Mcp-Session-Id", t->session_id()}, {"MCP-Protocol-Version", "2025-11-25"}});
   ASSERT_EQ(c.read_reply().status / 100, 2);

@@ -8,7 +8,7 @@
 
 #include "cafmcp/in_process.hpp"
 #include "cafmcp/server.hpp"
-#include "actors/server_impl.hpp"
+#include "actors/server_access.hpp"
 #include "redis_process.hpp"
 #include "support.hpp"
 
@@ -257,7 +257,7 @@ TEST(ClusterNode, EntriesLostBetweenReaderAndServerActorBecomeAResync) {
   c.initialize();
   ASSERT_TRUE(applied(n.add_prompt(simple_prompt("first"))));
   ASSERT_TRUE(c.wait_for_method("notifications/prompts/list_changed"));
-  auto& rt = *n.internals().rt;
+  auto& rt = *server_access::of(n).rt;
   actors::logged_change skipped;
   skipped.record.origin = "elsewhere/1";
   skipped.record.seq = 1;

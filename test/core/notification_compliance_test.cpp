@@ -2,7 +2,7 @@
 // driven through real sessions (in-process transport, real actors).
 #include "support.hpp"
 
-#include "actors/server_impl.hpp"
+#include "actors/server_access.hpp"
 
 namespace cafmcp::test {
 namespace {
@@ -327,7 +327,7 @@ TEST_F(NotificationCompliance, CrashedServerActorIsRestartedWithItsRegistry) {
   ASSERT_TRUE(applied(srv.add_tool(echo_tool("echo"))));
   in_process_client c(srv);
   c.initialize();
-  auto& rt = *srv.internals().rt;
+  auto& rt = *server_access::of(srv).rt;
   auto before = rt.server();
   // Not exit_reason::kill: CAF propagates kill through links untrappably.
   caf::anon_send_exit(before, caf::exit_reason::unhandled_exception);
@@ -346,12 +346,31 @@ TEST_F(NotificationCompliance, CrashedServerActorIsRestartedWithItsRegistry) {
   EXPECT_EQ(call["result"]["content"][0]["text"], "hi");
 }
 
+// server_options::supervision is the supervisor's restart intensity: with
+// no restart allowed, the first crash ends the supervisor (OTP's "give up")
+// instead of restarting the notifier.
+TEST(Supervision, ACrashPastTheRestartLimitEndsTheSupervisor) {
+  auto opts = all_on();
+  opts.supervision.max_restarts = 0;
+  server srv{opts};
+  auto& inside = server_access::of(srv);
+  auto before = inside.rt->notifier();
+  caf::scoped_actor self{*inside.system};
+  self->monitor(inside.supervisor);
+  caf::anon_send_exit(before, caf::exit_reason::unhandled_exception);
+  bool down = false;
+  self->receive([&](caf::down_msg& m) { down = m.source == inside.supervisor.address(); },
+                caf::after(std::chrono::seconds(30)) >> [] {});
+  EXPECT_TRUE(down);
+  EXPECT_EQ(inside.rt->notifier_restarts.load(), 0u);
+}
+
 TEST_F(NotificationCompliance, CrashedNotifierIsRestartedWithSessionsAndSubscriptions) {
   ASSERT_TRUE(applied(srv.add_resource(text_resource("mem://a", "a", "A"))));
   in_process_client c(srv);
   c.initialize();
   c.request("resources/subscribe", {{"uri", "mem://a"}});
-  auto& rt = *srv.internals().rt;
+  auto& rt = *server_access::of(srv).rt;
   auto before = rt.notifier();
   // Not exit_reason::kill: CAF propagates kill through links untrappably.
   caf::anon_send_exit(before, caf::exit_reason::unhandled_exception);

@@ -5,12 +5,12 @@
 // waiting on the client.
 #include "support.hpp"
 
-#include "actors/server_impl.hpp"
+#include "actors/server_access.hpp"
 
 namespace cafmcp::test {
 namespace {
 
-std::size_t handler_threads(server& srv) { return srv.internals().rt->workers->threads(); }
+std::size_t handler_threads(server& srv) { return server_access::of(srv).rt->workers->threads(); }
 
 tool quick_echo(std::string name) {
   auto t = echo_tool(std::move(name));
