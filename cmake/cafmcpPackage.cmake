@@ -13,7 +13,6 @@ set(CPACK_PACKAGE_CONTACT "${CAFMCP_PACKAGE_CONTACT}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
-set(CPACK_OUTPUT_FILE_PREFIX packages)
 
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL runtime development)
@@ -26,14 +25,14 @@ set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME "libcafmcp${CAFMCP_SOVERSION}")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION
-    "cafmcp: Model Context Protocol servers and clients in C++ (runtime)\n Shared libraries and the cafmcp-check notification compliance checker.")
+    "Runtime files: the shared libraries (when built) and cafmcp-check, the notification compliance checker.")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS
     "libc6 (>= 2.36), libgcc-s1 (>= 3.0), libstdc++6 (>= 12), libcaf-core0.17 (>= 0.17.6), libssl3 (>= 3.0.0), libhiredis0.14 (>= 0.14.1)")
 
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME libcafmcp-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
 set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION
-    "cafmcp: Model Context Protocol servers and clients in C++ (development files)\n Headers, static libraries, the CMake package (find_package(cafmcp)) and\n pkg-config files (cafmcp-server, cafmcp-http, cafmcp-client, cafmcp-otel).")
+    "Development files: headers, static libraries, the CMake package (find_package(cafmcp)) and pkg-config files (cafmcp-server, cafmcp-http, cafmcp-client, cafmcp-otel).")
 # Static libraries link CAF, libcrypto and hiredis; the headers include nlohmann/json.
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS
     "libcaf-dev (>= 0.17.6), nlohmann-json3-dev (>= 3.10), libssl-dev, libhiredis-dev, pkgconf | pkg-config")
