@@ -18,6 +18,13 @@ function(cafmcp_library target export_name)
     VERSION ${PROJECT_VERSION}
     SOVERSION ${CAFMCP_SOVERSION}
     EXPORT_NAME ${export_name})
+  # Installed shared libraries find each other in their own directory, so a
+  # prefix outside the loader's path (~/.local, an unpacked package) works
+  # without LD_LIBRARY_PATH.
+  get_target_property(_type ${target} TYPE)
+  if(_type STREQUAL "SHARED_LIBRARY")
+    set_target_properties(${target} PROPERTIES INSTALL_RPATH "$ORIGIN")
+  endif()
   add_library(cafmcp::${export_name} ALIAS ${target})
   set_property(GLOBAL APPEND PROPERTY CAFMCP_INSTALLED_TARGETS ${target})
 endfunction()
