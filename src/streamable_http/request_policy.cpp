@@ -125,9 +125,16 @@ std::optional<rejection> request_policy::check(const request_facts& r) const {
 }
 
 bool is_stateless_post(bool has_session_id, std::optional<std::string_view> protocol_version) {
-  // An initialize naming a stateless version is such a request too (and is
-  // refused there: the revision has no initialize).
-  return !has_session_id && protocol_version && !is_supported_protocol_version(*protocol_version);
+  if (!protocol_version)
+    return false;
+  // 2026-07-28 has no sessions: its requests ignore an Mcp-Session-Id
+  // (basic/transports, "Earlier Streamable HTTP Revisions").
+  if (is_stateless_protocol_version(*protocol_version))
+    return true;
+  // An unknown version outside a session is answered there, naming the
+  // versions we speak; an initialize naming a stateless version is such a
+  // request too (and is refused there: the revision has no initialize).
+  return !has_session_id && !is_supported_protocol_version(*protocol_version);
 }
 
 namespace {

@@ -60,6 +60,24 @@ TEST_F(HttpStateless, ServedWithoutASessionBesideOne) {
   EXPECT_EQ(srv->stats().sessions, 1u);
 }
 
+// 2026-07-28 has no sessions: a request naming it is served statelessly
+// even when it carries an Mcp-Session-Id (here a live legacy session's),
+// which it ignores: no session id comes back and that session is untouched.
+TEST_F(HttpStateless, AStatelessRequestIgnoresAnMcpSessionId) {
+  auto legacy = initialize();
+  raw_http c(port);
+  auto headers = stateless_headers("tools/call", "hello");
+  headers["Mcp-Session-Id"] = legacy.id;
+  c.send("POST", stateless_body(1, "tools/call", {{"name", "hello"}}), headers);
+  auto r = c.read_reply();
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.header("mcp-session-id"), "");
+  EXPECT_EQ(r.json_body()["result"]["resultType"], "complete");
+  legacy.conn->send("POST", rpc(2, "tools/list"), {{"Mcp-Session-Id", legacy.id}});
+  EXPECT_EQ(legacy.conn->read_reply().status, 200);
+  EXPECT_EQ(srv->stats().sessions, 1u);
+}
+
 TEST_F(HttpStateless, AListenStreamEndsWithItsConnectionAndTheLimitHolds) {
   auto legacy = initialize();
   auto listener = std::make_unique<raw_http>(port);
