@@ -18,6 +18,8 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include "foundation/percent_encoding.hpp"
+
 namespace cafmcp {
 
 namespace fs = std::filesystem;
@@ -67,7 +69,8 @@ struct watched_directory::impl {
   impl(server& s, watched_directory_options o) : srv(s), opts(std::move(o)) {}
 
   std::string uri(const std::string& what) const { return opts.scheme + "://" + what; }
-  std::string note_uri(const std::string& rel) const { return uri("note/" + rel); }
+  // Read back through the note/{+path} template, which decodes it.
+  std::string note_uri(const std::string& rel) const { return uri("note/" + detail::percent_encode_path(rel)); }
 
   // A relative path that stays inside the root, even through symlinks.
   std::optional<fs::path> inside(const std::string& rel) const {

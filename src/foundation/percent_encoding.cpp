@@ -15,6 +15,25 @@ bool is_hex_digit(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
+std::string percent_encode_path(std::string_view path) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(path.size());
+  for (char c : path) {
+    bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'
+                || c == '.' || c == '_' || c == '~' || c == '/';
+    if (keep) {
+      out.push_back(c);
+    } else {
+      auto u = static_cast<unsigned char>(c);
+      out.push_back('%');
+      out.push_back(hex[u >> 4]);
+      out.push_back(hex[u & 15]);
+    }
+  }
+  return out;
+}
+
 std::optional<std::string> percent_decode(std::string_view s) {
   std::string out;
   out.reserve(s.size());

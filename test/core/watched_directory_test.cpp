@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "cafmcp/watched_directory.hpp"
 
@@ -83,7 +84,28 @@ TEST_F(Vault, ANoteNamedWithInvalidUtf8BreaksNothing) {
   EXPECT_TRUE(op(c, "added", "vault://note/after.md"));
   auto list = c.request("resources/list", json::object());
   ASSERT_TRUE(list.contains("result")) << list.dump(-1, ' ', false, json::error_handler_t::replace);
-  EXPECT_GE(list["result"]["resources"].size(), 3u);
+  std::set<std::string> uris;
+  for (auto& r : list["result"]["resources"])
+    uris.insert(r["uri"].get<std::string>());
+  // Its bytes are percent-encoded: a valid URI that reads the note back.
+  EXPECT_TRUE(uris.count("vault://note/bad%FF%FE.md"));
+  auto read = c.request("resources/read", {{"uri", "vault://note/bad%FF%FE.md"}});
+  EXPECT_EQ(read["result"]["contents"][0]["text"], "x");
+}
+
+// A file name is not a URI: a space, '#', '%' and non-ASCII letters are
+// percent-encoded (RFC 3986), and the URI reads the note back.
+TEST_F(Vault, NoteUrisArePercentEncodedAndReadBack) {
+  server srv(opts());
+  watched_directory vault(srv, {root});
+  in_process_client c(srv);
+  c.initialize();
+  write("a dir/caf\xc3\xa9 #1 100%.md", "encoded");
+  const std::string uri = "vault://note/a%20dir/caf%C3%A9%20%231%20100%25.md";
+  ASSERT_TRUE(op(c, "added", uri));
+  auto read = c.request("resources/read", {{"uri", uri}});
+  EXPECT_EQ(read["result"]["contents"][0]["text"], "encoded");
+  EXPECT_EQ(read["result"]["contents"][0]["uri"], uri);
 }
 
 TEST_F(Vault, RenamesAreARemovalAndAnAddition) {
