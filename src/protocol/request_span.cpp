@@ -1,6 +1,7 @@
 #include "protocol/request_span.hpp"
 
 #include "protocol/change.hpp"
+#include "foundation/json_member.hpp"
 
 namespace cafmcp::protocol {
 
@@ -58,7 +59,7 @@ void finish_request_span(span& s, const outcome& result) {
     return;
   }
   const auto& r = std::get<json>(result);
-  if (r.is_object() && r.value("isError", false)) {
+  if (member_or(r, "isError", false)) {
     std::string text;
     if (r.contains("content") && r["content"].is_array() && !r["content"].empty()
         && r["content"][0].contains("text") && r["content"][0]["text"].is_string())

@@ -6,6 +6,7 @@
 
 #include "cafmcp/protocol_version.hpp"
 #include "foundation/base64.hpp"
+#include "foundation/json_member.hpp"
 
 namespace cafmcp::http {
 namespace {
@@ -192,7 +193,7 @@ int stateless_answer_status(std::string_view answer) {
   auto reply = json::parse(answer, nullptr, false);
   if (reply.is_discarded() || !reply.contains("error") || !reply["error"].is_object())
     return 200;
-  auto code = reply["error"].value("code", 0);
+  auto code = member_or(reply["error"], "code", 0);
   switch (code) {
     case jsonrpc::code::method_not_found: return 404;
     case jsonrpc::code::invalid_request:

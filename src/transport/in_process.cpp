@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "cafmcp/json_rpc.hpp"
+#include "foundation/json_member.hpp"
 
 namespace cafmcp {
 
@@ -94,7 +95,7 @@ std::optional<json> in_process_client::wait_for(const std::function<bool(const j
 
 std::optional<json> in_process_client::wait_for_method(const std::string& method,
                                                        std::chrono::milliseconds wait) {
-  return wait_for([&](const json& m) { return m.value("method", "") == method; }, wait);
+  return wait_for([&](const json& m) { return member_or(m, "method", "") == method; }, wait);
 }
 
 std::vector<json> in_process_client::take(const std::function<bool(const json&)>& match) {
