@@ -3,8 +3,9 @@
 // TypeScript SDK (bench/peers/ts), whose exact passes and failures are
 // asserted — the checker judges servers it did not come from.
 #include <filesystem>
-#include <gtest/gtest.h>
 #include <map>
+
+#include <gtest/gtest.h>
 
 #include "support.hpp"
 
@@ -12,7 +13,7 @@ namespace cafmcp::test {
 namespace {
 
 struct check_run {
-  std::string exit;   // "exit 0", "exit 1"
+  std::string exit; // "exit 0", "exit 1"
   json report;
   std::map<std::string, std::string> status; // check id -> PASS/FAIL/SKIP/INFO
 };
@@ -40,16 +41,25 @@ using verdicts = std::map<std::string, std::string>;
 // asked passes; only the changes its fixture cannot drive (a tool or prompt
 // descriptor update) and, over stdio, the multi-session/stream checks skip.
 verdicts everything_expected(bool http) {
-  verdicts v = {{"capabilities.declared", "PASS"},           {"lifecycle.nothing-before-initialized", "PASS"},
-                {"tools.list_changed.added", "PASS"},        {"tools.list_changed.updated", "SKIP"},
-                {"tools.list_changed.removed", "PASS"},      {"prompts.list_changed.added", "PASS"},
-                {"prompts.list_changed.updated", "SKIP"},    {"prompts.list_changed.removed", "PASS"},
-                {"resources.list_changed.added", "PASS"},    {"resources.list_changed.updated", "PASS"},
-                {"resources.list_changed.removed", "PASS"},  {"resources.subscribe.unknown-uri", "PASS"},
-                {"resources.updated.delivered", "PASS"},     {"resources.updated.only-subscribers", "PASS"},
-                {"resources.unsubscribe.stops", "PASS"},     {"sessions.ended-session-isolated", http ? "PASS" : "SKIP"},
+  verdicts v = {{"capabilities.declared", "PASS"},
+                {"lifecycle.nothing-before-initialized", "PASS"},
+                {"tools.list_changed.added", "PASS"},
+                {"tools.list_changed.updated", "SKIP"},
+                {"tools.list_changed.removed", "PASS"},
+                {"prompts.list_changed.added", "PASS"},
+                {"prompts.list_changed.updated", "SKIP"},
+                {"prompts.list_changed.removed", "PASS"},
+                {"resources.list_changed.added", "PASS"},
+                {"resources.list_changed.updated", "PASS"},
+                {"resources.list_changed.removed", "PASS"},
+                {"resources.subscribe.unknown-uri", "PASS"},
+                {"resources.updated.delivered", "PASS"},
+                {"resources.updated.only-subscribers", "PASS"},
+                {"resources.unsubscribe.stops", "PASS"},
+                {"sessions.ended-session-isolated", http ? "PASS" : "SKIP"},
                 {"streams.resumption-replays-missed", http ? "PASS" : "SKIP"},
-                {"notifications.shape", "PASS"},            {"cafmcp.operation-metadata", "PASS"}};
+                {"notifications.shape", "PASS"},
+                {"cafmcp.operation-metadata", "PASS"}};
   return v;
 }
 
@@ -87,7 +97,8 @@ TEST(CafmcpCheck, EverythingServerOverHttpPasses) {
 }
 
 TEST(CafmcpCheck, DisabledMutationsSkipTheirChecks) {
-  auto r = run_checker({"--stdio", bin("everything-server") + " --stdio", "--add-prompt", "", "--remove-prompt", ""});
+  auto r = run_checker(
+    {"--stdio", bin("everything-server") + " --stdio", "--add-prompt", "", "--remove-prompt", ""});
   EXPECT_EQ(r.status["prompts.list_changed.added"], "SKIP");
   EXPECT_EQ(r.status["prompts.list_changed.removed"], "SKIP");
   EXPECT_EQ(r.status["tools.list_changed.added"], "PASS");
@@ -115,10 +126,12 @@ TEST(CafmcpCheck, MisbehavingServerFailsWhatItBreaks) {
   EXPECT_EQ(r.status, expected) << r.report.dump(2);
   EXPECT_EQ(r.exit, "exit 1");
   for (auto& c : r.report["checks"]) {
-    if (c["id"] == "notifications.shape")
+    if (c["id"] == "notifications.shape") {
       EXPECT_NE(c["detail"].get<std::string>().find("params is null"), std::string::npos) << c["detail"];
-    if (c["id"] == "tools.list_changed.added")
+    }
+    if (c["id"] == "tools.list_changed.added") {
       EXPECT_NE(c["title"].get<std::string>().find("not declared"), std::string::npos) << c["title"];
+    }
   }
 }
 
@@ -162,16 +175,22 @@ TEST_F(TsPeer, JudgedOverHttp) {
   EXPECT_EQ(r.status, ts_peer_expected(true)) << r.report.dump(2);
   EXPECT_EQ(r.exit, "exit 1");
   EXPECT_EQ(r.report["summary"]["fail"], 3);
-  for (auto& c : r.report["checks"])
-    if (c["id"] == "streams.resumption-replays-missed")
+  for (auto& c : r.report["checks"]) {
+    if (c["id"] == "streams.resumption-replays-missed") { // braces: EXPECT_NE hides an if/else
       EXPECT_NE(c["detail"].get<std::string>().find("no Last-Event-ID"), std::string::npos) << c["detail"];
+    }
+  }
 }
 
 // --protocol 2026-07-28: the everything-server serves the stateless
 // revision beside 2025-11-25, so every listen check passes on both wires.
-const std::vector<std::string> v2026_checks = {
-  "v2026.discover", "v2026.resource-not-found", "v2026.listen.acknowledged", "v2026.listen.updated-only-its-uris",
-  "v2026.listen.list-changed-opt-in", "v2026.listen.cancel-stops", "v2026.listen.every-notification-stamped"};
+const std::vector<std::string> v2026_checks = {"v2026.discover",
+                                               "v2026.resource-not-found",
+                                               "v2026.listen.acknowledged",
+                                               "v2026.listen.updated-only-its-uris",
+                                               "v2026.listen.list-changed-opt-in",
+                                               "v2026.listen.cancel-stops",
+                                               "v2026.listen.every-notification-stamped"};
 
 verdicts all(const std::vector<std::string>& ids, const std::string& status) {
   verdicts v;
@@ -198,10 +217,10 @@ TEST(CafmcpCheck2026, MisbehavingServerFailsWhatItBreaks) {
   auto r = run_checker({"--protocol", "2026-07-28", "--stdio",
                         "node " + std::string(CAFMCP_TEST_DIR) + "/misbehaving_2026_server.mjs"});
   auto expected = all(v2026_checks, "PASS");
-  expected["v2026.resource-not-found"] = "FAIL";            // -32002, the 2025 code
-  expected["v2026.listen.updated-only-its-uris"] = "FAIL";  // every listener hears every uri
-  expected["v2026.listen.list-changed-opt-in"] = "FAIL";    // and every list change
-  expected["v2026.listen.cancel-stops"] = "FAIL";           // and goes on after cancel
+  expected["v2026.resource-not-found"] = "FAIL";           // -32002, the 2025 code
+  expected["v2026.listen.updated-only-its-uris"] = "FAIL"; // every listener hears every uri
+  expected["v2026.listen.list-changed-opt-in"] = "FAIL";   // and every list change
+  expected["v2026.listen.cancel-stops"] = "FAIL";          // and goes on after cancel
   EXPECT_EQ(r.status, expected) << r.report.dump(2);
   EXPECT_EQ(r.exit, "exit 1");
 }
