@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "cafmcp/server.hpp"
+
 #include "counting_outbound.hpp"
 #include "proc_rss.hpp"
 
 using namespace cafmcp;
-
 
 int main(int argc, char** argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : 10000;
@@ -28,14 +28,16 @@ int main(int argc, char** argv) {
   // Warm the server up with one session first so that one-time costs
   // (actor system, registry) stay out of the per-session figure.
   auto warm = srv.connect(std::make_shared<bench::counting_outbound>(counter));
-  warm->receive(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}})");
+  warm->receive(
+    R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}})");
   bench::counting_outbound::target_ = 1;
   counter.wait_for(1);
   long before = bench::rss_kib();
   bench::counting_outbound::target_ = 1 + static_cast<std::uint64_t>(n);
   for (int i = 0; i < n; ++i) {
     conns.push_back(srv.connect(std::make_shared<bench::counting_outbound>(counter)));
-    conns.back()->receive(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}})");
+    conns.back()->receive(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}})");
     conns.back()->receive(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
   }
   if (!counter.wait_for(1 + static_cast<std::uint64_t>(n))) {
@@ -47,10 +49,12 @@ int main(int argc, char** argv) {
   long after = bench::rss_kib();
   double per = static_cast<double>(after - before) / n;
   if (json)
-    std::printf("{\"bench\":\"inprocess_memory\",\"sessions\":%d,\"rss_kib_before\":%ld,\"rss_kib_after\":%ld,\"kib_per_session\":%.2f}\n",
+    std::printf("{\"bench\":\"inprocess_memory\",\"sessions\":%d,\"rss_kib_before\":%ld,\"rss_kib_after\":%"
+                "ld,\"kib_per_session\":%.2f}\n",
                 n, before, after, per);
   else
-    std::printf("%d idle in-process sessions: RSS %ld -> %ld KiB, %.2f KiB per session\n", n, before, after, per);
+    std::printf("%d idle in-process sessions: RSS %ld -> %ld KiB, %.2f KiB per session\n", n, before, after,
+                per);
   for (auto& c : conns)
     c->close();
   return 0;

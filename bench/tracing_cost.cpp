@@ -11,6 +11,7 @@
 #include "cafmcp/otel/otlp_protobuf.hpp"
 #include "cafmcp/otel/tracer.hpp"
 #include "cafmcp/server.hpp"
+
 #include "counting_outbound.hpp"
 #include "hot_resource.hpp"
 #include "socket_sink.hpp"
@@ -70,8 +71,8 @@ result run(std::shared_ptr<otel::sampler> sampler, int sessions, int updates, bo
     otel::batch_options queue;
     queue.max_queue_size = 1 << 22;
     processor = std::make_shared<otel::batch_span_processor>(exporter, queue);
-    auto provider = std::make_shared<otel::tracer_provider>(otel::resource::with_service("bench"),
-                                                            sampler, processor);
+    auto provider =
+      std::make_shared<otel::tracer_provider>(otel::resource::with_service("bench"), sampler, processor);
     o.tracer = otel::make_mcp_tracer(provider);
   }
   server srv(o);
@@ -90,13 +91,16 @@ result run(std::shared_ptr<otel::sampler> sampler, int sessions, int updates, bo
     else
       out = std::make_shared<bench::counting_outbound>(counter);
     conns.push_back(srv.connect(out));
-    conns.back()->receive(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}})");
+    conns.back()->receive(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}})");
     conns.back()->receive(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
-    conns.back()->receive(R"({"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"bench://hot"}})");
+    conns.back()->receive(
+      R"({"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"bench://hot"}})");
   }
   if (!counter.wait_for(2ull * sessions)) // initialize and subscribe answered
     std::fprintf(stderr, "bench: sessions did not start\n");
-  while (srv.stats().subscriptions < static_cast<std::size_t>(sessions) || srv.stats().sessions < static_cast<std::size_t>(sessions)) {
+  while (srv.stats().subscriptions < static_cast<std::size_t>(sessions)
+         || srv.stats().sessions < static_cast<std::size_t>(sessions)) {
   }
   auto base = counter.frames.load();
   auto total = base + static_cast<std::uint64_t>(sessions) * updates;
@@ -150,7 +154,8 @@ int main(int argc, char** argv) {
           case 1: last_on = run(otel::always_on(), sessions, updates, sockets); break;
           case 2: last_json = run(otel::always_on(), sessions, updates, sockets, encoding::json); break;
           case 3: last_counted = run(otel::always_on(), sessions, updates, sockets, encoding::none); break;
-          default: last_ratio = run(otel::parent_based(otel::trace_id_ratio(0.01)), sessions, updates, sockets);
+          default:
+            last_ratio = run(otel::parent_based(otel::trace_id_ratio(0.01)), sessions, updates, sockets);
         }
       }
       off.push_back(off_rate);
@@ -174,7 +179,8 @@ int main(int argc, char** argv) {
     row("always_on, OTLP/JSON", median(json), &last_json);
     row("always_on, counted only", median(counted), &last_counted);
     row("parentbased ratio 0.01", median(ratio), &last_ratio);
-    std::printf("always_on (batch processor, OTLP/protobuf encoded) costs %.1f%% of throughput (median of %d rounds; target: at most 15%%)\n",
+    std::printf("always_on (batch processor, OTLP/protobuf encoded) costs %.1f%% of throughput (median of %d "
+                "rounds; target: at most 15%%)\n",
                 100.0 * median(cost), rounds);
   }
   return 0;

@@ -7,6 +7,7 @@
 
 #include "cafmcp/command_line.hpp"
 #include "cafmcp/stdio_client_transport.hpp"
+
 #include "check/checks.hpp"
 
 int main(int argc, char** argv) {
@@ -17,22 +18,29 @@ int main(int argc, char** argv) {
   bool as_json = false;
   long timeout_ms = opts.timeout.count(), quiet_ms = opts.quiet.count();
   std::vector<std::string> headers;
-  auto* stdio = app.add_option("--stdio", stdio_command, "spawn this server command, e.g. \"node server.mjs --stdio\"");
+  auto* stdio =
+    app.add_option("--stdio", stdio_command, "spawn this server command, e.g. \"node server.mjs --stdio\"");
   auto* url = app.add_option("--url", opts.url, "Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp");
   stdio->excludes(url);
   app.add_option("--header", headers, "an extra HTTP header \"Name: value\" (repeatable)");
   app.add_flag("--json", as_json, "print the report as JSON");
-  app.add_option("--protocol", opts.protocol,
-                 "2025-11-25: sessions, subscribe, GET stream; 2026-07-28: stateless requests and subscriptions/listen")
+  app
+    .add_option(
+      "--protocol", opts.protocol,
+      "2025-11-25: sessions, subscribe, GET stream; 2026-07-28: stateless requests and subscriptions/listen")
     ->check(CLI::IsMember({"2025-11-25", "2026-07-28"}));
   app.add_flag("--server-stderr", opts.server_stderr, "stdio: pass the server's stderr through");
   app.add_option("--timeout-ms", timeout_ms, "how long an expected answer or notification may take")
     ->check(CLI::PositiveNumber);
-  app.add_option("--quiet-ms", quiet_ms, "after a ping barrier, how long to watch for a notification that must not come")
+  app
+    .add_option("--quiet-ms", quiet_ms,
+                "after a ping barrier, how long to watch for a notification that must not come")
     ->check(CLI::PositiveNumber);
   auto& m = opts.mutations;
   auto tool_opt = [&](const char* flag, std::string& field, const char* args) {
-    app.add_option(flag, field, std::string("mutation tool taking ") + args + " (\"\" disables the checks needing it)")
+    app
+      .add_option(flag, field,
+                  std::string("mutation tool taking ") + args + " (\"\" disables the checks needing it)")
       ->capture_default_str();
   };
   tool_opt("--add-resource", m.add_resource, "{uri,name,text}");

@@ -69,8 +69,10 @@ int main(int argc, char** argv) {
       caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
   }
   if (json)
-    std::printf("{\"limit\":\"caf_fanout_floor\",\"actors\":%d,\"rounds\":%d,\"rate_per_s\":%.0f}\n", n, rounds, rate);
+    std::printf("{\"limit\":\"caf_fanout_floor\",\"actors\":%d,\"rounds\":%d,\"rate_per_s\":%.0f}\n", n,
+                rounds, rate);
   else
-    std::printf("floor (a): one shared payload to %d CAF actors x %d rounds: %.0f deliveries/s\n", n, rounds, rate);
+    std::printf("floor (a): one shared payload to %d CAF actors x %d rounds: %.0f deliveries/s\n", n, rounds,
+                rate);
   return 0;
 }

@@ -47,7 +47,8 @@ using clock_type = std::chrono::steady_clock;
 }
 
 std::string sse_frame() {
-  std::string data = R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"bench://load/d0/u0"}})";
+  std::string data =
+    R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"bench://load/d0/u0"}})";
   std::string f = "id: 1-123456\ndata: " + data + "\n\n";
   f.resize(143, ' '); // pad or trim to exactly 143 bytes; the tail stays "\n\n" below
   f[141] = '\n';
@@ -64,7 +65,8 @@ struct socket_pairs {
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(listener, 1024) != 0)
+    if (::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0
+        || ::listen(listener, 1024) != 0)
       die("listen");
     socklen_t len = sizeof addr;
     ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
@@ -78,7 +80,7 @@ struct socket_pairs {
         die("accept");
       int one = 1, zero = 0;
       ::setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one); // as an SSE server sets it
-      if (delayed_acks) // as cafmcp-load's GET streams ask
+      if (delayed_acks)                                            // as cafmcp-load's GET streams ask
         ::setsockopt(c, IPPROTO_TCP, TCP_QUICKACK, &zero, sizeof zero);
       writers.push_back(s);
       readers.push_back(c);
@@ -128,7 +130,8 @@ double streaming(socket_pairs& p, int rounds, const std::string& frame) {
 
 /// A round starts when the reader has had every frame of the one before.
 /// Deliveries/s, and each frame's latency from its round's start.
-double one_at_a_time(socket_pairs& p, int rounds, const std::string& frame, std::vector<std::uint32_t>& latencies) {
+double one_at_a_time(socket_pairs& p, int rounds, const std::string& frame,
+                     std::vector<std::uint32_t>& latencies) {
   const auto n = p.writers.size();
   int round_done = ::eventfd(0, EFD_CLOEXEC);
   std::atomic<clock_type::rep> round_start{0};
@@ -143,7 +146,8 @@ double one_at_a_time(socket_pairs& p, int rounds, const std::string& frame, std:
         if (::read(evs[i].data.fd, buf.data(), buf.size()) <= 0)
           continue;
         // One frame per socket per round: a read is one delivery.
-        auto since = clock_type::now().time_since_epoch().count() - round_start.load(std::memory_order_acquire);
+        auto since =
+          clock_type::now().time_since_epoch().count() - round_start.load(std::memory_order_acquire);
         latencies.push_back(static_cast<std::uint32_t>(
           std::chrono::duration_cast<std::chrono::microseconds>(clock_type::duration(since)).count()));
         if (++frames % n == 0) {
@@ -198,10 +202,12 @@ int main(int argc, char** argv) {
   if (!paced) {
     double rate = streaming(pairs, rounds, frame);
     if (json)
-      std::printf("{\"limit\":\"sse_socket_floor\",\"sockets\":%d,\"rounds\":%d,\"frame_bytes\":%zu,\"rate_per_s\":%.0f}\n",
+      std::printf("{\"limit\":\"sse_socket_floor\",\"sockets\":%d,\"rounds\":%d,\"frame_bytes\":%zu,\"rate_"
+                  "per_s\":%.0f}\n",
                   n, rounds, frame.size(), rate);
     else
-      std::printf("floor (b): %zu-byte SSE frame, one write per frame, %d loopback sockets x %d rounds: %.0f deliveries/s\n",
+      std::printf("floor (b): %zu-byte SSE frame, one write per frame, %d loopback sockets x %d rounds: %.0f "
+                  "deliveries/s\n",
                   frame.size(), n, rounds, rate);
     return 0;
   }
@@ -209,11 +215,13 @@ int main(int argc, char** argv) {
   double rate = one_at_a_time(pairs, rounds, frame, latencies);
   auto s = cafmcp::load::summarize(latencies);
   if (json)
-    std::printf("{\"limit\":\"sse_socket_floor_one_at_a_time\",\"sockets\":%d,\"rounds\":%d,\"frame_bytes\":%zu,"
-                "\"rate_per_s\":%.0f,\"delivered\":%zu,\"p50_us\":%.0f,\"p99_us\":%.0f,\"max_us\":%.0f}\n",
-                n, rounds, frame.size(), rate, latencies.size(), s.p50_us, s.p99_us, s.max_us);
+    std::printf(
+      "{\"limit\":\"sse_socket_floor_one_at_a_time\",\"sockets\":%d,\"rounds\":%d,\"frame_bytes\":%zu,"
+      "\"rate_per_s\":%.0f,\"delivered\":%zu,\"p50_us\":%.0f,\"p99_us\":%.0f,\"max_us\":%.0f}\n",
+      n, rounds, frame.size(), rate, latencies.size(), s.p50_us, s.p99_us, s.max_us);
   else
-    std::printf("floor (b), one round at a time: %zu-byte SSE frame, %d loopback sockets x %d rounds: %.0f deliveries/s, "
+    std::printf("floor (b), one round at a time: %zu-byte SSE frame, %d loopback sockets x %d rounds: %.0f "
+                "deliveries/s, "
                 "latency p50 %.0f us p99 %.0f us max %.0f us\n",
                 frame.size(), n, rounds, rate, s.p50_us, s.p99_us, s.max_us);
   return static_cast<std::size_t>(n) * static_cast<std::size_t>(rounds) == latencies.size() ? 0 : 1;

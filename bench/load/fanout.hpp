@@ -22,7 +22,7 @@ class fanout {
 
 public:
   fanout(net::io_context& io, connector& conn, const options& o, pid_t pid)
-      : io_(io), conn_(conn), o_(o), pid_(pid), done_signal_(io.get_executor()), poller_(io.get_executor()) {
+    : io_(io), conn_(conn), o_(o), pid_(pid), done_signal_(io.get_executor()), poller_(io.get_executor()) {
     for (int w = 0; w < o.drivers; ++w) {
       driver d{io.get_executor()};
       d.total = o.mutations / o.drivers + (w < o.mutations % o.drivers ? 1 : 0);
@@ -43,8 +43,7 @@ public:
     // Resources first, from one session, so subscribers see no list churn.
     auto admin = co_await conn_.open("cafmcp-load-admin");
     for (auto& d : drivers_)
-      for (auto& uri : d.uris)
-      {
+      for (auto& uri : d.uris) {
         auto args = resource_args(uri);
         check_tool(co_await admin->call_tool("add_resource", std::move(args)));
       }
@@ -55,18 +54,21 @@ public:
     signal setup_done(ex);
     std::string setup_error;
     for (int p = 0; p < std::min(o_.setup_parallel, o_.sessions); ++p)
-      net::co_spawn(ex, [&]() -> task<void> {
-        while (next < o_.sessions && setup_error.empty()) {
-          int k = next++;
-          try {
-            co_await open_subscriber(k);
-          } catch (const std::exception& e) {
-            setup_error = "session " + std::to_string(k) + ": " + e.what();
+      net::co_spawn(
+        ex,
+        [&]() -> task<void> {
+          while (next < o_.sessions && setup_error.empty()) {
+            int k = next++;
+            try {
+              co_await open_subscriber(k);
+            } catch (const std::exception& e) {
+              setup_error = "session " + std::to_string(k) + ": " + e.what();
+            }
+            ++ready;
+            setup_done.notify();
           }
-          ++ready;
-          setup_done.notify();
-        }
-      }, net::detached);
+        },
+        net::detached);
     while (ready < o_.sessions && setup_error.empty())
       co_await setup_done.wait_until(clock_type::time_point::max());
     if (!setup_error.empty())
@@ -79,15 +81,18 @@ public:
     int running = static_cast<int>(drivers_.size());
     std::string drive_error;
     for (std::size_t w = 0; w < drivers_.size(); ++w)
-      net::co_spawn(ex, [&, w]() -> task<void> {
-        try {
-          co_await drive(w);
-        } catch (const std::exception& e) {
-          drive_error = e.what();
-        }
-        --running;
-        done_signal_.notify();
-      }, net::detached);
+      net::co_spawn(
+        ex,
+        [&, w]() -> task<void> {
+          try {
+            co_await drive(w);
+          } catch (const std::exception& e) {
+            drive_error = e.what();
+          }
+          --running;
+          done_signal_.notify();
+        },
+        net::detached);
     // Until every mutation reached every session, or nothing moves for `timeout`.
     std::uint64_t seen = 0;
     auto last_progress = clock_type::now();
@@ -145,7 +150,7 @@ private:
   struct subscriber {
     explicit subscriber(std::size_t drivers) : received(drivers, 0) {}
     std::unique_ptr<sse_stream> stream; // HTTP; over stdio the session's own output
-    std::vector<int> received; // per driver
+    std::vector<int> received;          // per driver
   };
 
   // (Built outside co_await expressions: g++ 12 rejects braced JSON there.)
@@ -181,12 +186,12 @@ private:
       auto& http = static_cast<mcp_session&>(*s);
       raw->stream = std::make_unique<sse_stream>(ex, *conn_.ep);
       co_await raw->stream->open(http.session_id(), http.protocol());
-      net::co_spawn(ex, raw->stream->run([this, raw](std::string_view data) { on_event(*raw, data); }, &poller_),
+      net::co_spawn(ex,
+                    raw->stream->run([this, raw](std::string_view data) { on_event(*raw, data); }, &poller_),
                     net::detached);
     }
     for (auto& d : drivers_)
-      for (auto& uri : d.uris)
-      {
+      for (auto& uri : d.uris) {
         auto params = uri_param(uri);
         co_await s->call("resources/subscribe", std::move(params));
       }
@@ -256,7 +261,8 @@ private:
     }
     auto now = clock_type::now();
     latencies_.push_back(static_cast<std::uint32_t>(
-        std::chrono::duration_cast<std::chrono::microseconds>(now - d.sent_at[static_cast<std::size_t>(got)]).count()));
+      std::chrono::duration_cast<std::chrono::microseconds>(now - d.sent_at[static_cast<std::size_t>(got)])
+        .count()));
     ++delivered_;
     reached(d, got++);
   }

@@ -31,7 +31,9 @@ inline latency_summary summarize(std::vector<std::uint32_t>& us) {
 inline double cpu_seconds() {
   rusage r{};
   ::getrusage(RUSAGE_SELF, &r);
-  auto tv = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  auto tv = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
   return tv(r.ru_utime) + tv(r.ru_stime);
 }
 

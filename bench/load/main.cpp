@@ -31,19 +31,34 @@ namespace cafmcp::load {
 namespace {
 
 void report(const options& o, const result& r, const std::vector<std::string>& server_messages) {
-  double rate = r.seconds > 0 ? static_cast<double>(o.mode == "requests" ? r.requests : r.delivered) / r.seconds : 0;
-  nlohmann::json j = {{"label", o.label}, {"mode", o.mode}, {"sessions", o.sessions},
-                      {"mutations", o.mutations}, {"drivers", o.drivers}, {"uris_per_driver", o.uris_per_driver},
-                      {"window", o.window}, {"clients", o.clients},
-                      {"seconds", r.seconds}, {"rate_per_s", rate},
-                      {"delivered", r.delivered}, {"requests", r.requests}, {"lost", r.lost},
-                      {"duplicated", r.duplicated}, {"out_of_order", r.out_of_order}, {"other_messages", r.other},
-                      {"p50_us", r.latency.p50_us}, {"p99_us", r.latency.p99_us}, {"max_us", r.latency.max_us},
-                      {"server_rss_kib_start", r.rss_start}, {"server_rss_kib_idle", r.rss_idle},
+  double rate =
+    r.seconds > 0 ? static_cast<double>(o.mode == "requests" ? r.requests : r.delivered) / r.seconds : 0;
+  nlohmann::json j = {{"label", o.label},
+                      {"mode", o.mode},
+                      {"sessions", o.sessions},
+                      {"mutations", o.mutations},
+                      {"drivers", o.drivers},
+                      {"uris_per_driver", o.uris_per_driver},
+                      {"window", o.window},
+                      {"clients", o.clients},
+                      {"seconds", r.seconds},
+                      {"rate_per_s", rate},
+                      {"delivered", r.delivered},
+                      {"requests", r.requests},
+                      {"lost", r.lost},
+                      {"duplicated", r.duplicated},
+                      {"out_of_order", r.out_of_order},
+                      {"other_messages", r.other},
+                      {"p50_us", r.latency.p50_us},
+                      {"p99_us", r.latency.p99_us},
+                      {"max_us", r.latency.max_us},
+                      {"server_rss_kib_start", r.rss_start},
+                      {"server_rss_kib_idle", r.rss_idle},
                       {"server_rss_kib_end", r.rss_end},
                       {"client_cpu_s", r.client_cpu},
                       {"client_cpu_share", r.seconds > 0 ? r.client_cpu / r.seconds : 0},
-                      {"server_cpu_s", r.server_cpu}, {"server_messages", server_messages},
+                      {"server_cpu_s", r.server_cpu},
+                      {"server_messages", server_messages},
                       {"error", r.error}};
   auto items = o.mode == "requests" ? r.requests : r.delivered;
   if (items > 0 && r.server_cpu > 0)
@@ -56,7 +71,8 @@ void report(const options& o, const result& r, const std::vector<std::string>& s
   }
   std::printf("%s %s: %.0f %s/s over %.2f s\n", o.label.c_str(), o.mode.c_str(), rate,
               o.mode == "requests" ? "requests" : "notifications", r.seconds);
-  std::printf("  latency p50 %.0f us  p99 %.0f us  max %.0f us\n", r.latency.p50_us, r.latency.p99_us, r.latency.max_us);
+  std::printf("  latency p50 %.0f us  p99 %.0f us  max %.0f us\n", r.latency.p50_us, r.latency.p99_us,
+              r.latency.max_us);
   if (o.mode == "fanout")
     std::printf("  delivered %llu  lost %llu  duplicated %llu  out-of-order %llu  (other messages %llu)\n",
                 (unsigned long long)r.delivered, (unsigned long long)r.lost, (unsigned long long)r.duplicated,
@@ -65,7 +81,8 @@ void report(const options& o, const result& r, const std::vector<std::string>& s
   std::printf("  load client CPU %.2f s (%.0f%% of one core)\n", r.client_cpu,
               r.seconds > 0 ? 100 * r.client_cpu / r.seconds : 0);
   if (auto items = o.mode == "requests" ? r.requests : r.delivered; items > 0 && r.server_cpu > 0)
-    std::printf("  server CPU %.2f s (%.2f us per %s)\n", r.server_cpu, 1e6 * r.server_cpu / static_cast<double>(items),
+    std::printf("  server CPU %.2f s (%.2f us per %s)\n", r.server_cpu,
+                1e6 * r.server_cpu / static_cast<double>(items),
                 o.mode == "requests" ? "request" : "delivery");
   for (auto& m : server_messages)
     std::printf("  server said: %s\n", m.c_str());
@@ -86,16 +103,19 @@ int main(int argc, char** argv) {
   app.add_option("--server", o.server, "command starting the server (it prints its URL on stderr)");
   app.add_option("--server-pid", o.server_pid, "pid whose RSS to report (with --url)");
   app.add_option("--sessions,-k", o.sessions, "subscribed sessions (fanout)")->check(CLI::NonNegativeNumber);
-  app.add_option("--mutations,-m", o.mutations, "update_resource calls in all")->check(CLI::NonNegativeNumber);
+  app.add_option("--mutations,-m", o.mutations, "update_resource calls in all")
+    ->check(CLI::NonNegativeNumber);
   app.add_option("--drivers,-w", o.drivers, "concurrent mutation drivers")->check(CLI::PositiveNumber);
   app.add_option("--uris,-u", o.uris_per_driver, "uris per driver (>1 lets a session detect loss in order)")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--window", o.window, "mutations per driver not yet delivered everywhere (1 = one at a time)")
-      ->check(CLI::PositiveNumber);
+    ->check(CLI::PositiveNumber);
+  app
+    .add_option("--window", o.window, "mutations per driver not yet delivered everywhere (1 = one at a time)")
+    ->check(CLI::PositiveNumber);
   app.add_option("--clients,-c", o.clients, "concurrent clients (requests)")->check(CLI::PositiveNumber);
   app.add_option("--duration", o.duration, "seconds (requests)");
   app.add_option("--setup-parallel", o.setup_parallel, "sessions opened at once")->check(CLI::PositiveNumber);
-  app.add_option("--timeout", o.timeout, "seconds without progress before giving up")->check(CLI::PositiveNumber);
+  app.add_option("--timeout", o.timeout, "seconds without progress before giving up")
+    ->check(CLI::PositiveNumber);
   app.add_option("--label", o.label, "name printed with the result");
   app.add_flag("--json", o.json, "one JSON line");
   app.add_flag("--trace", o.trace, "print every event received (debugging)");
@@ -140,17 +160,20 @@ int main(int argc, char** argv) {
     std::unique_ptr<fanout> f;
     if (o.mode == "fanout")
       f = std::make_unique<fanout>(io, conn, o, pid);
-    net::co_spawn(io, [&]() -> task<void> {
-      if (conn.stdio)
-        co_await conn.stdio->open("cafmcp-load");
-      if (f)
-        co_await f->run(r);
-      else
-        co_await request_rate(conn, o, pid, r);
-    }, [&](std::exception_ptr e) {
-      failure = e;
-      conn.finish(); // a failed run must not leave the stdio reader waiting
-    });
+    net::co_spawn(
+      io,
+      [&]() -> task<void> {
+        if (conn.stdio)
+          co_await conn.stdio->open("cafmcp-load");
+        if (f)
+          co_await f->run(r);
+        else
+          co_await request_rate(conn, o, pid, r);
+      },
+      [&](std::exception_ptr e) {
+        failure = e;
+        conn.finish(); // a failed run must not leave the stdio reader waiting
+      });
     io.run();
     if (failure)
       std::rethrow_exception(failure);

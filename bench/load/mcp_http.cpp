@@ -36,7 +36,8 @@ task<void> mcp_session::connect() {
 std::string mcp_session::head(std::size_t length) const {
   std::string h = "POST " + ep_.path + " HTTP/1.1\r\nHost: " + ep_.host + ":" + ep_.port
                   + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-                    "MCP-Protocol-Version: " + protocol_ + "\r\n";
+                    "MCP-Protocol-Version: "
+                  + protocol_ + "\r\n";
   if (!session_id_.empty())
     h += "Mcp-Session-Id: " + session_id_ + "\r\n";
   h += "Content-Length: " + std::to_string(length) + "\r\n\r\n";
@@ -79,10 +80,13 @@ task<nlohmann::json> mcp_session::exchange(std::string body, std::int64_t id) {
 
 task<void> mcp_session::open(std::string client_name) {
   co_await connect();
-  nlohmann::json init = {{"jsonrpc", "2.0"}, {"id", next_id_++}, {"method", "initialize"},
-                         {"params", {{"protocolVersion", protocol_},
-                                     {"capabilities", nlohmann::json::object()},
-                                     {"clientInfo", {{"name", client_name}, {"version", "1"}}}}}};
+  nlohmann::json init = {{"jsonrpc", "2.0"},
+                         {"id", next_id_++},
+                         {"method", "initialize"},
+                         {"params",
+                          {{"protocolVersion", protocol_},
+                           {"capabilities", nlohmann::json::object()},
+                           {"clientInfo", {{"name", client_name}, {"version", "1"}}}}}};
   auto reply = co_await exchange(init.dump(), init["id"].get<std::int64_t>());
   if (!reply.contains("result"))
     throw std::runtime_error("initialize failed: " + reply.dump());

@@ -8,7 +8,7 @@ namespace net = boost::asio;
 using net::use_awaitable;
 
 stdio_session::stdio_session(net::any_io_executor ex, int to_server, int from_server)
-    : out_(ex, to_server), in_(ex, from_server) {}
+  : out_(ex, to_server), in_(ex, from_server) {}
 
 task<void> stdio_session::open(std::string client_name) {
   net::co_spawn(in_.get_executor(), read_loop(), net::detached);
@@ -59,8 +59,8 @@ task<void> stdio_session::write_loop() {
 
 task<void> stdio_session::read_loop() {
   for (;;) {
-    auto [ec, n] = co_await net::async_read_until(in_, net::dynamic_buffer(inbuf_), '\n',
-                                                  net::as_tuple(use_awaitable));
+    auto [ec, n] =
+      co_await net::async_read_until(in_, net::dynamic_buffer(inbuf_), '\n', net::as_tuple(use_awaitable));
     if (ec)
       break;
     dispatch(std::string_view(inbuf_.data(), n - 1));

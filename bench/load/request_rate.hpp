@@ -27,25 +27,29 @@ inline task<void> request_rate(connector& conn, const options& o, pid_t pid, res
   auto cpu0 = cpu_seconds();
   auto server_cpu0 = server_cpu(pid);
   auto t0 = clock_type::now();
-  auto until = t0 + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(o.duration));
+  auto until =
+    t0 + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(o.duration));
   for (auto& c : clients)
-    net::co_spawn(ex, [&, s = c.get()]() -> task<void> {
-      try {
-        while (clock_type::now() < until) {
-          auto a = clock_type::now();
-          auto res = co_await s->call_tool("test_simple_text", nlohmann::json::object());
-          if (res.value("isError", false))
-            throw std::runtime_error("test_simple_text failed");
-          latencies.push_back(static_cast<std::uint32_t>(
+    net::co_spawn(
+      ex,
+      [&, s = c.get()]() -> task<void> {
+        try {
+          while (clock_type::now() < until) {
+            auto a = clock_type::now();
+            auto res = co_await s->call_tool("test_simple_text", nlohmann::json::object());
+            if (res.value("isError", false))
+              throw std::runtime_error("test_simple_text failed");
+            latencies.push_back(static_cast<std::uint32_t>(
               std::chrono::duration_cast<std::chrono::microseconds>(clock_type::now() - a).count()));
-          ++r.requests;
+            ++r.requests;
+          }
+        } catch (const std::exception& e) {
+          error = e.what();
         }
-      } catch (const std::exception& e) {
-        error = e.what();
-      }
-      --running;
-      done.notify();
-    }, net::detached);
+        --running;
+        done.notify();
+      },
+      net::detached);
   while (running > 0)
     co_await done.wait_until(clock_type::time_point::max());
   r.seconds = std::chrono::duration<double>(clock_type::now() - t0).count();

@@ -1,9 +1,9 @@
 #include "server_process.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 #include <utility>
@@ -56,7 +56,8 @@ void server_process::drain(int fd) {
     for (const char *p = buf, *end = buf + n; p < end;) {
       if (!in_line) {
         in_line = true;
-        keep = end - p >= 6 ? std::memcmp(p, "cafmcp", 6) == 0 : *p == 'c'; // a split head is kept, then checked
+        keep =
+          end - p >= 6 ? std::memcmp(p, "cafmcp", 6) == 0 : *p == 'c'; // a split head is kept, then checked
         line.clear();
       }
       auto nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
@@ -116,7 +117,8 @@ server_process::server_process(const std::string& command, std::chrono::seconds 
   std::string seen;
   auto deadline = std::chrono::steady_clock::now() + limit;
   while (url_.empty()) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     pollfd p{err_fd_, POLLIN, 0};
     if (left.count() <= 0 || ::poll(&p, 1, static_cast<int>(left.count())) <= 0)
       break;

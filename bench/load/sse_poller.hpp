@@ -10,11 +10,10 @@
 #include <functional>
 #include <unordered_map>
 
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#include <boost/asio/posix/stream_descriptor.hpp>
 
 namespace cafmcp::load {
 
@@ -22,7 +21,9 @@ class sse_poller {
 public:
   using on_bytes = std::function<void(const char* data, std::size_t size)>;
 
-  explicit sse_poller(boost::asio::any_io_executor ex) : watch_(ex, ::epoll_create1(EPOLL_CLOEXEC)) { wait(); }
+  explicit sse_poller(boost::asio::any_io_executor ex) : watch_(ex, ::epoll_create1(EPOLL_CLOEXEC)) {
+    wait();
+  }
   ~sse_poller() { close(); }
 
   /// Closes every stream and stops watching: the event loop can end.

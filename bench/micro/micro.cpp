@@ -16,6 +16,7 @@
 #include "cafmcp/server.hpp"
 #include "cafmcp/tracing.hpp"
 #include "cafmcp/uri_template.hpp"
+
 #include "counting_outbound.hpp"
 #include "hot_resource.hpp"
 
@@ -29,7 +30,7 @@ namespace {
 }
 
 const std::string tool_call =
-    R"({"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"update_resource","arguments":{"uri":"bench://load/d0/u1","text":"v1234"},"_meta":{"progressToken":7}}})";
+  R"({"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"update_resource","arguments":{"uri":"bench://load/d0/u1","text":"v1234"},"_meta":{"progressToken":7}}})";
 
 void json_rpc_parse(benchmark::State& state) {
   for (auto _ : state)
@@ -39,7 +40,8 @@ void json_rpc_parse(benchmark::State& state) {
 BENCHMARK(json_rpc_parse);
 
 void json_rpc_serialize_result(benchmark::State& state) {
-  json result = {{"content", json::array({{{"type", "text"}, {"text", "This is a simple text response for testing."}}})}};
+  json result = {
+    {"content", json::array({{{"type", "text"}, {"text", "This is a simple text response for testing."}}})}};
   jsonrpc::request_id id = std::int64_t{42};
   for (auto _ : state)
     benchmark::DoNotOptimize(jsonrpc::serialize_result(id, result));
@@ -82,9 +84,11 @@ void notifier_broadcast(benchmark::State& state) {
   std::vector<std::shared_ptr<connection>> conns;
   for (int i = 0; i < n; ++i) {
     conns.push_back(srv.connect(std::make_shared<bench::counting_outbound>(counter)));
-    conns.back()->receive(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}})");
+    conns.back()->receive(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}})");
     conns.back()->receive(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
-    conns.back()->receive(R"({"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"bench://hot"}})");
+    conns.back()->receive(
+      R"({"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"bench://hot"}})");
   }
   if (!counter.wait_for(2ull * static_cast<std::uint64_t>(n)))
     fail("sessions did not start"); // not a skip: the smoke run must fail

@@ -4,15 +4,15 @@
 //
 //   watch-resource --uri test://static-text -- ./everything-server --stdio
 //   watch-resource --uri notes://today --updates 3 --url http://127.0.0.1:3000/mcp
-#include <cafmcp/client.hpp>
-#include <cafmcp/http_client_transport.hpp>
-#include <cafmcp/stdio_client_transport.hpp>
-
-#include <CLI/CLI.hpp>
 #include <condition_variable>
 #include <iostream>
 #include <mutex>
 #include <optional>
+
+#include <CLI/CLI.hpp>
+#include <cafmcp/client.hpp>
+#include <cafmcp/http_client_transport.hpp>
+#include <cafmcp/stdio_client_transport.hpp>
 
 int main(int argc, char** argv) {
   CLI::App app{"Reads an MCP resource and prints it whenever the server updates it"};
@@ -34,12 +34,12 @@ int main(int argc, char** argv) {
   cafmcp::json init;
   try {
     made.emplace(url.empty() ? std::unique_ptr<cafmcp::client_transport>(
-                                 cafmcp::make_stdio_client_transport({.argv = server}))
+                   cafmcp::make_stdio_client_transport({.argv = server}))
                              : cafmcp::make_http_client_transport({.url = url}));
     init = made->connect().get();
   } catch (const std::exception& e) { // refused, not an MCP server, a command that fails
-    std::cerr << "watch-resource: cannot connect to " << (url.empty() ? server.front() : url) << ": " << e.what()
-              << std::endl;
+    std::cerr << "watch-resource: cannot connect to " << (url.empty() ? server.front() : url) << ": "
+              << e.what() << std::endl;
     return 1;
   }
   auto& c = *made;

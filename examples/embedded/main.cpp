@@ -88,8 +88,8 @@ int main() {
         result.uri = "jobs://done/" + std::to_string(n);
         result.name = "job " + std::to_string(n);
         result.contents.push_back(cafmcp::resource_contents::make_text(result.uri, "finished: " + job));
-        srv.add_resource(result);                                // list_changed "added" to everyone
-        srv.set_resource_contents("jobs://stats",               // resources/updated to subscribers
+        srv.add_resource(result);                 // list_changed "added" to everyone
+        srv.set_resource_contents("jobs://stats", // resources/updated to subscribers
                                   stats_resource(n, queue.pending()).contents);
       }
     });

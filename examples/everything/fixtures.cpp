@@ -40,32 +40,31 @@ tool_result ask_client(request_context& ctx, const std::string& method, json par
 }
 
 void add_content_tools(cafmcp::server& srv) {
-  srv.add_tool(quick_tool("test_simple_text", "Returns simple text content", no_args,
+  srv.add_tool(
+    quick_tool("test_simple_text", "Returns simple text content", no_args, [](const json&, request_context&) {
+      return tool_result::text("This is a simple text response for testing.");
+    }));
+  srv.add_tool(
+    quick_tool("test_image_content", "Returns image content", no_args, [](const json&, request_context&) {
+      tool_result r;
+      r.add(content::image(png, "image/png"));
+      return r;
+    }));
+  srv.add_tool(
+    quick_tool("test_audio_content", "Returns audio content", no_args, [](const json&, request_context&) {
+      tool_result r;
+      r.add(content::audio(wav, "audio/wav"));
+      return r;
+    }));
+  srv.add_tool(quick_tool(
+    "test_embedded_resource", "Returns an embedded resource", no_args, [](const json&, request_context&) {
+      tool_result r;
+      r.add(content::embedded_text("test://embedded-resource", "This is an embedded resource content.",
+                                   "text/plain"));
+      return r;
+    }));
+  srv.add_tool(quick_tool("test_multiple_content_types", "Returns text, image and resource", no_args,
                           [](const json&, request_context&) {
-                            return tool_result::text("This is a simple text response for testing.");
-                          }));
-  srv.add_tool(quick_tool("test_image_content", "Returns image content", no_args,
-                          [](const json&, request_context&) {
-                            tool_result r;
-                            r.add(content::image(png, "image/png"));
-                            return r;
-                          }));
-  srv.add_tool(quick_tool("test_audio_content", "Returns audio content", no_args,
-                          [](const json&, request_context&) {
-                            tool_result r;
-                            r.add(content::audio(wav, "audio/wav"));
-                            return r;
-                          }));
-  srv.add_tool(quick_tool("test_embedded_resource", "Returns an embedded resource", no_args,
-                          [](const json&, request_context&) {
-                            tool_result r;
-                            r.add(content::embedded_text("test://embedded-resource",
-                                                         "This is an embedded resource content.",
-                                                         "text/plain"));
-                            return r;
-                          }));
-  srv.add_tool(quick_tool("test_multiple_content_types", "Returns text, image and resource",
-                          no_args, [](const json&, request_context&) {
                             auto r = tool_result::text("Multiple content types test:");
                             r.add(content::image(png, "image/png"));
                             r.add(content::embedded_text("test://mixed-content-resource",
@@ -75,19 +74,17 @@ void add_content_tools(cafmcp::server& srv) {
                           }));
   srv.add_tool(quick_tool("test_error_handling", "Always fails, as a tool error", no_args,
                           [](const json&, request_context&) {
-                            return tool_result::error(
-                              "This tool intentionally returns an error for testing");
+                            return tool_result::error("This tool intentionally returns an error for testing");
                           }));
   srv.add_tool(make_tool("test_reconnection",
-                         "Closes its stream mid-call; the result follows on reconnection (SEP-1699)",
-                         no_args, [](const json&, request_context& ctx) {
+                         "Closes its stream mid-call; the result follows on reconnection (SEP-1699)", no_args,
+                         [](const json&, request_context& ctx) {
                            ctx.release_stream();
                            std::this_thread::sleep_for(std::chrono::milliseconds(100));
                            return tool_result::text("Reconnection test completed successfully.");
                          }));
   cafmcp::tool schema_tool = make_tool(
-    "json_schema_2020_12_tool", "Declares a JSON Schema 2020-12 input schema",
-    json::parse(R"({
+    "json_schema_2020_12_tool", "Declares a JSON Schema 2020-12 input schema", json::parse(R"({
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "type": "object",
       "$defs": {"address": {"$anchor": "address", "type": "object",
@@ -104,15 +101,15 @@ void add_content_tools(cafmcp::server& srv) {
 }
 
 void add_interactive_tools(cafmcp::server& srv) {
-  srv.add_tool(make_tool("test_tool_with_logging", "Logs three messages while it runs", no_args,
-                         [](const json&, request_context& ctx) {
-                           for (auto msg : {"Tool execution started", "Tool processing data",
-                                            "Tool execution completed"}) {
-                             ctx.log(cafmcp::log_level::info, msg);
-                             std::this_thread::sleep_for(std::chrono::milliseconds(50));
-                           }
-                           return tool_result::text("Logging test completed.");
-                         }));
+  srv.add_tool(make_tool(
+    "test_tool_with_logging", "Logs three messages while it runs", no_args,
+    [](const json&, request_context& ctx) {
+      for (auto msg : {"Tool execution started", "Tool processing data", "Tool execution completed"}) {
+        ctx.log(cafmcp::log_level::info, msg);
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+      return tool_result::text("Logging test completed.");
+    }));
   srv.add_tool(make_tool("test_tool_with_progress", "Reports progress 0, 50, 100", no_args,
                          [](const json&, request_context& ctx) {
                            for (double p : {0.0, 50.0, 100.0}) {
@@ -121,24 +118,23 @@ void add_interactive_tools(cafmcp::server& srv) {
                            }
                            return tool_result::text("Progress test completed.");
                          }));
-  srv.add_tool(make_tool("test_sampling", "Asks the client's model", string_args({"prompt"}),
-                         [](const json& args, request_context& ctx) {
-                           json params = {{"messages", {{{"role", "user"},
-                                                         {"content", {{"type", "text"},
-                                                                      {"text", args["prompt"]}}}}}},
-                                          {"maxTokens", 100}};
-                           return ask_client(ctx, "sampling/createMessage", params, "LLM response: ");
-                         }));
-  srv.add_tool(make_tool("test_elicitation", "Asks the user for details", string_args({"message"}),
-                         [](const json& args, request_context& ctx) {
-                           json schema = {{"type", "object"},
-                                          {"properties", {{"username", {{"type", "string"}}},
-                                                          {"email", {{"type", "string"}}}}},
-                                          {"required", {"username", "email"}}};
-                           return ask_client(ctx, "elicitation/create",
-                                             {{"message", args["message"]}, {"requestedSchema", schema}},
-                                             "User response: ");
-                         }));
+  srv.add_tool(make_tool(
+    "test_sampling", "Asks the client's model", string_args({"prompt"}),
+    [](const json& args, request_context& ctx) {
+      json params = {
+        {"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", args["prompt"]}}}}}},
+        {"maxTokens", 100}};
+      return ask_client(ctx, "sampling/createMessage", params, "LLM response: ");
+    }));
+  srv.add_tool(make_tool(
+    "test_elicitation", "Asks the user for details", string_args({"message"}),
+    [](const json& args, request_context& ctx) {
+      json schema = {{"type", "object"},
+                     {"properties", {{"username", {{"type", "string"}}}, {"email", {{"type", "string"}}}}},
+                     {"required", {"username", "email"}}};
+      return ask_client(ctx, "elicitation/create",
+                        {{"message", args["message"]}, {"requestedSchema", schema}}, "User response: ");
+    }));
   srv.add_tool(make_tool(
     "test_elicitation_sep1034_defaults", "Elicitation with primitive defaults (SEP-1034)", no_args,
     [](const json&, request_context& ctx) {
@@ -163,14 +159,14 @@ void add_interactive_tools(cafmcp::server& srv) {
       json props = {
         {"untitledSingle", {{"type", "string"}, {"enum", plain}}},
         {"titledSingle", {{"type", "string"}, {"oneOf", titled}}},
-        {"legacyEnum", {{"type", "string"}, {"enum", plain},
-                        {"enumNames", {"Option One", "Option Two", "Option Three"}}}},
+        {"legacyEnum",
+         {{"type", "string"}, {"enum", plain}, {"enumNames", {"Option One", "Option Two", "Option Three"}}}},
         {"untitledMulti", {{"type", "array"}, {"items", {{"type", "string"}, {"enum", plain}}}}},
         {"titledMulti", {{"type", "array"}, {"items", {{"anyOf", titled}}}}}};
-      return ask_client(ctx, "elicitation/create",
-                        {{"message", "Pick options"},
-                         {"requestedSchema", {{"type", "object"}, {"properties", props}}}},
-                        "Elicitation result: ");
+      return ask_client(
+        ctx, "elicitation/create",
+        {{"message", "Pick options"}, {"requestedSchema", {{"type", "object"}, {"properties", props}}}},
+        "Elicitation result: ");
     }));
 }
 
@@ -184,15 +180,15 @@ void add_resources(cafmcp::server& srv) {
     r.contents.push_back(std::move(c));
     return r;
   };
-  srv.add_resource(make("test://static-text", "static-text", "text/plain",
-                        cafmcp::resource_contents::make_text(
-                          "test://static-text", "This is the content of the static text resource.",
-                          "text/plain")));
+  srv.add_resource(
+    make("test://static-text", "static-text", "text/plain",
+         cafmcp::resource_contents::make_text(
+           "test://static-text", "This is the content of the static text resource.", "text/plain")));
   srv.add_resource(make("test://static-binary", "static-binary", "image/png",
                         cafmcp::resource_contents::make_blob("test://static-binary", png, "image/png")));
   srv.add_resource(make("test://watched-resource", "watched-resource", "text/plain",
-                        cafmcp::resource_contents::make_text(
-                          "test://watched-resource", "Watched resource content", "text/plain")));
+                        cafmcp::resource_contents::make_text("test://watched-resource",
+                                                             "Watched resource content", "text/plain")));
   cafmcp::resource_template t;
   t.uri_template = "test://template/{id}/data";
   t.name = "template-data";
@@ -239,8 +235,8 @@ void add_prompts(cafmcp::server& srv) {
                           }},
                          {"arg2", std::nullopt, "Second test argument", true, {}}};
   with_args.handler = [](const std::map<std::string, std::string>& a, request_context&) {
-    return one_message(content::text("Prompt with arguments: arg1='" + a.at("arg1") + "', arg2='"
-                                     + a.at("arg2") + "'"));
+    return one_message(
+      content::text("Prompt with arguments: arg1='" + a.at("arg1") + "', arg2='" + a.at("arg2") + "'"));
   };
   srv.add_prompt(with_args);
 
@@ -249,9 +245,8 @@ void add_prompts(cafmcp::server& srv) {
   embedded.description = "A prompt that embeds a resource";
   embedded.arguments = {{"resourceUri", std::nullopt, "URI of the resource to embed", true, {}}};
   embedded.handler = [](const std::map<std::string, std::string>& a, request_context&) {
-    auto r = one_message(content::embedded_text(a.at("resourceUri"),
-                                                "Embedded resource content for testing.",
-                                                "text/plain"));
+    auto r = one_message(
+      content::embedded_text(a.at("resourceUri"), "Embedded resource content for testing.", "text/plain"));
     r.messages.push_back({"user", content::text("Please process the embedded resource above.")});
     return r;
   };

@@ -2,15 +2,15 @@
 // stdio or Streamable HTTP.
 #include <cstdio>
 #include <cstdlib>
-#include <optional>
 #include <iostream>
 #include <map>
+#include <optional>
 
 #include <CLI/CLI.hpp>
-#include <cafmcp/server.hpp>
-#include <cafmcp/stdio.hpp>
 #include <cafmcp/otel/environment.hpp>
 #include <cafmcp/otel/mcp_tracer.hpp>
+#include <cafmcp/server.hpp>
+#include <cafmcp/stdio.hpp>
 #include <cafmcp/streamable_http.hpp>
 #include <cafmcp/version.hpp>
 
@@ -34,8 +34,9 @@ int main(int argc, char** argv) {
   app.add_option("--port", http_opts.port, "port (0: any free port, printed on stderr)");
   app.add_option("--allowed-host", http_opts.allowed_hosts,
                  "another Host header value to accept (a proxy's host:port); repeatable");
-  app.add_option("--event-loops", http_opts.event_loops,
-                 "HTTP event-loop threads (default " + std::to_string(http_opts.event_loops) + ")")
+  app
+    .add_option("--event-loops", http_opts.event_loops,
+                "HTTP event-loop threads (default " + std::to_string(http_opts.event_loops) + ")")
     ->check(CLI::Range(1, 16));
   std::size_t idle_ms = 0;
   app.add_option("--session-idle-timeout-ms", idle_ms,
@@ -48,31 +49,40 @@ int main(int argc, char** argv) {
   app.add_option("--trace-file", trace_file,
                  "write traces as OTLP/JSON lines to this file instead (Jaeger's UI loads it)");
   std::int64_t client_request_timeout_ms = 60000;
-  app.add_option("--client-request-timeout-ms", client_request_timeout_ms,
-                 "how long a handler waits for the client's answer (sampling, elicitation)")
-    ->capture_default_str()->check(CLI::Range(std::int64_t{1}, std::int64_t{3600000}));
+  app
+    .add_option("--client-request-timeout-ms", client_request_timeout_ms,
+                "how long a handler waits for the client's answer (sampling, elicitation)")
+    ->capture_default_str()
+    ->check(CLI::Range(std::int64_t{1}, std::int64_t{3600000}));
   bool threaded_handlers = false;
   app.add_flag("--threaded-handlers", threaded_handlers,
                "run quick tools' handlers on threads of their own too (for comparing)");
   cafmcp::cluster_options cluster;
-  app.add_option("--cluster", cluster.url,
-                 "run as one node of a cluster sharing this change log: redis://[[USER]:PASSWORD@]HOST:PORT[/DB] "
-                 "(or CAFMCP_CLUSTER_URL, which keeps a password out of the process list)");
+  app.add_option(
+    "--cluster", cluster.url,
+    "run as one node of a cluster sharing this change log: redis://[[USER]:PASSWORD@]HOST:PORT[/DB] "
+    "(or CAFMCP_CLUSTER_URL, which keeps a password out of the process list)");
   app.add_option("--node-id", cluster.node_id, "this node's name in the cluster (default: random)");
   app.add_option("--cluster-prefix", cluster.key_prefix, "prefix of the cluster's Redis keys")
     ->capture_default_str();
   app.add_option("--cluster-secret", cluster.secret,
                  "the key every node seals client state with (or CAFMCP_CLUSTER_SECRET)");
-  app.add_option("--outbox-limit", cluster.outbox_limit,
-                 "changes held while the log is unreachable, then one resync instead")
-    ->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("--replay-entries", cluster.replay_entries,
-                 "log entries kept to resume a GET stream another node served")
-    ->capture_default_str()->check(CLI::PositiveNumber);
+  app
+    .add_option("--outbox-limit", cluster.outbox_limit,
+                "changes held while the log is unreachable, then one resync instead")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  app
+    .add_option("--replay-entries", cluster.replay_entries,
+                "log entries kept to resume a GET stream another node served")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
   std::int64_t lease_ms = cluster.stream_lease.count();
-  app.add_option("--stream-lease-ms", lease_ms,
-                 "how long this node owns its GET streams without hearing from the log")
-    ->capture_default_str()->check(CLI::Range(std::int64_t{30}, std::int64_t{3600000}));
+  app
+    .add_option("--stream-lease-ms", lease_ms,
+                "how long this node owns its GET streams without hearing from the log")
+    ->capture_default_str()
+    ->check(CLI::Range(std::int64_t{30}, std::int64_t{3600000}));
   CLI11_PARSE(app, argc, argv);
   cluster.stream_lease = std::chrono::milliseconds(lease_ms);
   if (cluster.url.empty())
@@ -83,7 +93,8 @@ int main(int argc, char** argv) {
       cluster.secret = env;
   if (!cluster.url.empty() && cluster.secret.empty()) {
     std::fputs("everything-server: --cluster needs --cluster-secret (or CAFMCP_CLUSTER_SECRET), "
-               "the same on every node\n", stderr);
+               "the same on every node\n",
+               stderr);
     return 2;
   }
 

@@ -36,19 +36,20 @@ void install_mutation_tools(cafmcp::server& srv) {
   cafmcp::server* s = &srv;
 
   srv.add_tool(make_tool("add_resource", "Adds a text resource (list_changed: added)",
-                    schema({{"uri", str}, {"name", str}, {"text", str}}, {"uri", "name", "text"}),
-                    [s, added](const json& a, request_context&) {
-                      cafmcp::resource r;
-                      r.uri = a["uri"];
-                      r.name = a["name"];
-                      r.mime_type = "text/plain";
-                      r.contents.push_back(cafmcp::resource_contents::make_text(r.uri, a["text"], "text/plain"));
-                      {
-                        std::lock_guard<std::mutex> g(added->mtx);
-                        added->by_uri[r.uri] = r;
-                      }
-                      return outcome(s->add_resource(r), "added " + r.uri, "could not add " + r.uri);
-                    }));
+                         schema({{"uri", str}, {"name", str}, {"text", str}}, {"uri", "name", "text"}),
+                         [s, added](const json& a, request_context&) {
+                           cafmcp::resource r;
+                           r.uri = a["uri"];
+                           r.name = a["name"];
+                           r.mime_type = "text/plain";
+                           r.contents.push_back(
+                             cafmcp::resource_contents::make_text(r.uri, a["text"], "text/plain"));
+                           {
+                             std::lock_guard<std::mutex> g(added->mtx);
+                             added->by_uri[r.uri] = r;
+                           }
+                           return outcome(s->add_resource(r), "added " + r.uri, "could not add " + r.uri);
+                         }));
 
   srv.add_tool(make_tool(
     "update_resource",
@@ -61,7 +62,8 @@ void install_mutation_tools(cafmcp::server& srv) {
       // Content only: the registry has the resource (on every node of a
       // cluster, where data-only resources replicate), and only its contents change.
       if (!descriptor && a.contains("text")) {
-        std::vector<cafmcp::resource_contents> contents{cafmcp::resource_contents::make_text(uri, a["text"], "text/plain")};
+        std::vector<cafmcp::resource_contents> contents{
+          cafmcp::resource_contents::make_text(uri, a["text"], "text/plain")};
         {
           std::lock_guard<std::mutex> g(added->mtx);
           if (auto it = added->by_uri.find(uri); it != added->by_uri.end())
@@ -88,70 +90,72 @@ void install_mutation_tools(cafmcp::server& srv) {
     }));
 
   srv.add_tool(make_tool("remove_resource", "Removes a resource (list_changed: removed)",
-                    schema({{"uri", str}}, {"uri"}), [s, added](const json& a, request_context&) {
-                      std::string uri = a["uri"];
-                      {
-                        std::lock_guard<std::mutex> g(added->mtx);
-                        added->by_uri.erase(uri);
-                      }
-                      return outcome(s->remove_resource(uri), "removed " + uri, "no such resource: " + uri);
-                    }));
+                         schema({{"uri", str}}, {"uri"}), [s, added](const json& a, request_context&) {
+                           std::string uri = a["uri"];
+                           {
+                             std::lock_guard<std::mutex> g(added->mtx);
+                             added->by_uri.erase(uri);
+                           }
+                           return outcome(s->remove_resource(uri), "removed " + uri,
+                                          "no such resource: " + uri);
+                         }));
 
   srv.add_tool(make_tool("add_tool", "Adds a tool that answers with its own name",
-                    schema({{"name", str}}, {"name"}), [s](const json& a, request_context&) {
-                      std::string name = a["name"];
-                      cafmcp::tool t;
-                      t.name = name;
-                      t.description = "Added at run time by add_tool";
-                      t.handler = [name](const json&, request_context&) {
-                        return tool_result::text("I am " + name);
-                      };
-                      return outcome(s->add_tool(t), "added tool " + name, "could not add tool " + name);
-                    }));
+                         schema({{"name", str}}, {"name"}), [s](const json& a, request_context&) {
+                           std::string name = a["name"];
+                           cafmcp::tool t;
+                           t.name = name;
+                           t.description = "Added at run time by add_tool";
+                           t.handler = [name](const json&, request_context&) {
+                             return tool_result::text("I am " + name);
+                           };
+                           return outcome(s->add_tool(t), "added tool " + name, "could not add tool " + name);
+                         }));
 
   srv.add_tool(make_tool("remove_tool", "Removes a tool (list_changed: removed)",
-                    schema({{"name", str}}, {"name"}), [s](const json& a, request_context&) {
-                      std::string name = a["name"];
-                      return outcome(s->remove_tool(name), "removed tool " + name, "no such tool: " + name);
-                    }));
+                         schema({{"name", str}}, {"name"}), [s](const json& a, request_context&) {
+                           std::string name = a["name"];
+                           return outcome(s->remove_tool(name), "removed tool " + name,
+                                          "no such tool: " + name);
+                         }));
 
-  srv.add_tool(make_tool("add_prompt", "Adds a prompt", schema({{"name", str}}, {"name"}),
-                    [s](const json& a, request_context&) {
-                      std::string name = a["name"];
-                      cafmcp::prompt p;
-                      p.name = name;
-                      p.description = "Added at run time by add_prompt";
-                      p.handler = [name](const auto&, request_context&) {
-                        cafmcp::prompt_result r;
-                        r.messages.push_back({"user", cafmcp::content::text("Prompt " + name)});
-                        return r;
-                      };
-                      return outcome(s->add_prompt(p), "added prompt " + name, "could not add prompt " + name);
-                    }));
+  srv.add_tool(make_tool(
+    "add_prompt", "Adds a prompt", schema({{"name", str}}, {"name"}), [s](const json& a, request_context&) {
+      std::string name = a["name"];
+      cafmcp::prompt p;
+      p.name = name;
+      p.description = "Added at run time by add_prompt";
+      p.handler = [name](const auto&, request_context&) {
+        cafmcp::prompt_result r;
+        r.messages.push_back({"user", cafmcp::content::text("Prompt " + name)});
+        return r;
+      };
+      return outcome(s->add_prompt(p), "added prompt " + name, "could not add prompt " + name);
+    }));
 
   srv.add_tool(make_tool("remove_prompt", "Removes a prompt (list_changed: removed)",
-                    schema({{"name", str}}, {"name"}), [s](const json& a, request_context&) {
-                      std::string name = a["name"];
-                      return outcome(s->remove_prompt(name), "removed prompt " + name,
-                                     "no such prompt: " + name);
-                    }));
+                         schema({{"name", str}}, {"name"}), [s](const json& a, request_context&) {
+                           std::string name = a["name"];
+                           return outcome(s->remove_prompt(name), "removed prompt " + name,
+                                          "no such prompt: " + name);
+                         }));
 }
 
 void install_diagnostics(cafmcp::server& srv) {
   cafmcp::server* s = &srv;
   srv.add_tool(make_tool("server_stats", "Sessions and subscriptions the change notifier holds",
-                    {{"type", "object"}, {"properties", json::object()}},
-                    [s](const json&, request_context&) {
-                      auto st = s->stats();
-                      return tool_result::structured({{"sessions", st.sessions},
-                                                      {"subscriptions", st.subscriptions},
-                                                      {"subscribedUris", st.subscribed_uris},
-                                                      {"broadcasts", st.broadcasts},
-                                                      {"deliveries", st.deliveries},
-                                                      {"listeners", st.listeners},
-                                                      {"logOutbox", st.log_outbox},
-                                                      {"logOverflows", st.log_overflows}});
-                    }));
+                         {{"type", "object"}, {"properties", json::object()}},
+                         [s](const json&, request_context&) {
+                           auto st = s->stats();
+                           return tool_result::structured({{"sessions", st.sessions},
+                                                           {"subscriptions", st.subscriptions},
+                                                           {"subscribedUris", st.subscribed_uris},
+                                                           {"broadcasts", st.broadcasts},
+                                                           {"deliveries", st.deliveries},
+                                                           {"listeners", st.listeners},
+                                                           {"logOutbox", st.log_outbox},
+                                                           {"logOverflows", st.log_overflows}});
+                         }));
 }
 
 } // namespace everything

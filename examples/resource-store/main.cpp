@@ -48,17 +48,21 @@ int main(int argc, char** argv) {
   opts.name = "resource-store-server";
   opts.tools = opts.resources = capability_mode::on;
   server srv(opts);
-  resource_store store(srv, {std::chrono::seconds(ttl_s), max_entries,
+  resource_store store(srv, {std::chrono::seconds(ttl_s),
+                             max_entries,
                              {store_representation::packet("store://packet/{id}"),
                               store_representation::text("store://content/{id}"),
                               store_representation::blob("store://blob/{id}")}});
 
   json text_schema = {{"type", "object"},
-                      {"properties", {{"id", {{"type", "string"}}}, {"title", {{"type", "string"}}},
-                                      {"text", {{"type", "string"}}}, {"mimeType", {{"type", "string"}}}}},
+                      {"properties",
+                       {{"id", {{"type", "string"}}},
+                        {"title", {{"type", "string"}}},
+                        {"text", {{"type", "string"}}},
+                        {"mimeType", {{"type", "string"}}}}},
                       {"required", {"title", "text"}}};
-  srv.add_tool(make("store_text", "Stores a text entry; it becomes store://{packet,content,blob}/{id}", text_schema,
-                    [&store](const json& a, request_context&) {
+  srv.add_tool(make("store_text", "Stores a text entry; it becomes store://{packet,content,blob}/{id}",
+                    text_schema, [&store](const json& a, request_context&) {
                       store_entry e;
                       e.id = a.value("id", next_id());
                       e.title = a["title"];
@@ -71,7 +75,8 @@ int main(int argc, char** argv) {
                         return tool_result::error(ex.what());
                       }
                     }));
-  json file_schema = {{"type", "object"}, {"properties", {{"path", {{"type", "string"}}}}}, {"required", {"path"}}};
+  json file_schema = {
+    {"type", "object"}, {"properties", {{"path", {{"type", "string"}}}}}, {"required", {"path"}}};
   srv.add_tool(make("store_file", "Stores a local file (size-limited) as a binary entry", file_schema,
                     [&store, max_file](const json& a, request_context&) {
                       std::string path = a["path"];
@@ -100,8 +105,8 @@ int main(int argc, char** argv) {
     std::cerr << "resource-store-server: " << e.what() << std::endl;
     return 1;
   }
-  std::cerr << "resource-store-server: listening on http://" + http_opts.host + ":" + std::to_string(transport.port())
-                 + http_opts.path + "\n"
+  std::cerr << "resource-store-server: listening on http://" + http_opts.host + ":"
+                 + std::to_string(transport.port()) + http_opts.path + "\n"
             << std::flush;
   return transport.run();
 }

@@ -83,7 +83,8 @@ public:
   /// Expands `uri_template` (RFC 6570) with `params`, reads the result.
   std::future<std::shared_ptr<const template_read>> read_resource_template(std::string uri_template,
                                                                            json params);
-  std::future<std::shared_ptr<const prompt_get>> get_prompt(std::string name, json arguments = json::object());
+  std::future<std::shared_ptr<const prompt_get>> get_prompt(std::string name,
+                                                            json arguments = json::object());
   std::future<std::shared_ptr<const tool_call>> call_tool(std::string name, json arguments = json::object(),
                                                           call_options opts = {});
 

@@ -12,16 +12,16 @@
 namespace cafmcp {
 
 enum class client_event_kind {
-  tools_changed,              // the tools list was reloaded or patched
+  tools_changed, // the tools list was reloaded or patched
   resources_changed,
   resource_templates_changed,
   prompts_changed,
-  resource_updated,           // key: the uri (its cache entries are cleared)
-  subscriptions_changed,      // detail: the subscribed uris
-  cache_changed,              // key: uri/name; detail: {kind, stored}
-  reload_failed,              // key: the list kind; detail: {attempt, error, retrying}
-  log_message,                // detail: the notification's params
-  closed,                     // detail: {reason}
+  resource_updated,      // key: the uri (its cache entries are cleared)
+  subscriptions_changed, // detail: the subscribed uris
+  cache_changed,         // key: uri/name; detail: {kind, stored}
+  reload_failed,         // key: the list kind; detail: {attempt, error, retrying}
+  log_message,           // detail: the notification's params
+  closed,                // detail: {reason}
 };
 
 struct client_event {

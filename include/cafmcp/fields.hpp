@@ -46,10 +46,14 @@ void cafmcp_fields() = delete;
 void cafmcp_enum_names() = delete;
 
 template <class T>
-concept has_fields = requires(const T* p) { cafmcp_fields(p); };
+concept has_fields = requires(const T* p) {
+  cafmcp_fields(p);
+};
 
 template <class T>
-concept has_enum_names = std::is_enum_v<T> && requires(const T* p) { cafmcp_enum_names(p); };
+concept has_enum_names = std::is_enum_v<T> && requires(const T* p) {
+  cafmcp_enum_names(p);
+};
 
 } // namespace detail
 
@@ -82,13 +86,16 @@ constexpr auto enum_names_of() {
 // one argument off (the _AGAIN indirection keeps the macro from being
 // "painted blue" so that it can expand again in the next rescan).
 #define CAFMCP_DETAIL_PARENS ()
-#define CAFMCP_DETAIL_EXPAND(...) CAFMCP_DETAIL_EXPAND3(CAFMCP_DETAIL_EXPAND3(CAFMCP_DETAIL_EXPAND3(CAFMCP_DETAIL_EXPAND3(__VA_ARGS__))))
-#define CAFMCP_DETAIL_EXPAND3(...) CAFMCP_DETAIL_EXPAND2(CAFMCP_DETAIL_EXPAND2(CAFMCP_DETAIL_EXPAND2(CAFMCP_DETAIL_EXPAND2(__VA_ARGS__))))
-#define CAFMCP_DETAIL_EXPAND2(...) CAFMCP_DETAIL_EXPAND1(CAFMCP_DETAIL_EXPAND1(CAFMCP_DETAIL_EXPAND1(CAFMCP_DETAIL_EXPAND1(__VA_ARGS__))))
+#define CAFMCP_DETAIL_EXPAND(...)                                                                            \
+  CAFMCP_DETAIL_EXPAND3(CAFMCP_DETAIL_EXPAND3(CAFMCP_DETAIL_EXPAND3(CAFMCP_DETAIL_EXPAND3(__VA_ARGS__))))
+#define CAFMCP_DETAIL_EXPAND3(...)                                                                           \
+  CAFMCP_DETAIL_EXPAND2(CAFMCP_DETAIL_EXPAND2(CAFMCP_DETAIL_EXPAND2(CAFMCP_DETAIL_EXPAND2(__VA_ARGS__))))
+#define CAFMCP_DETAIL_EXPAND2(...)                                                                           \
+  CAFMCP_DETAIL_EXPAND1(CAFMCP_DETAIL_EXPAND1(CAFMCP_DETAIL_EXPAND1(CAFMCP_DETAIL_EXPAND1(__VA_ARGS__))))
 #define CAFMCP_DETAIL_EXPAND1(...) __VA_ARGS__
-#define CAFMCP_DETAIL_FOR_EACH(macro, type, ...) \
+#define CAFMCP_DETAIL_FOR_EACH(macro, type, ...)                                                             \
   __VA_OPT__(CAFMCP_DETAIL_EXPAND(CAFMCP_DETAIL_FOR_EACH_STEP(macro, type, __VA_ARGS__)))
-#define CAFMCP_DETAIL_FOR_EACH_STEP(macro, type, first, ...) \
+#define CAFMCP_DETAIL_FOR_EACH_STEP(macro, type, first, ...)                                                 \
   macro(type, first) __VA_OPT__(, CAFMCP_DETAIL_FOR_EACH_AGAIN CAFMCP_DETAIL_PARENS(macro, type, __VA_ARGS__))
 #define CAFMCP_DETAIL_FOR_EACH_AGAIN() CAFMCP_DETAIL_FOR_EACH_STEP
 #define CAFMCP_DETAIL_UNPAREN(...) __VA_ARGS__
@@ -96,26 +103,29 @@ constexpr auto enum_names_of() {
 #define CAFMCP_DETAIL_FIRST(first, ...) first
 
 // (name) or (name, "description")
-#define CAFMCP_DETAIL_FIELD(type, spec) CAFMCP_DETAIL_CALL(CAFMCP_DETAIL_FIELD_I, type, CAFMCP_DETAIL_UNPAREN spec)
-#define CAFMCP_DETAIL_FIELD_I(type, name, ...) ::cafmcp::detail::make_field(#name, &type::name __VA_OPT__(, __VA_ARGS__))
+#define CAFMCP_DETAIL_FIELD(type, spec)                                                                      \
+  CAFMCP_DETAIL_CALL(CAFMCP_DETAIL_FIELD_I, type, CAFMCP_DETAIL_UNPAREN spec)
+#define CAFMCP_DETAIL_FIELD_I(type, name, ...)                                                               \
+  ::cafmcp::detail::make_field(#name, &type::name __VA_OPT__(, __VA_ARGS__))
 
 // (value) or (value, "json-name"); without a name the enumerator's own.
-#define CAFMCP_DETAIL_ENUMERATOR(type, spec) CAFMCP_DETAIL_CALL(CAFMCP_DETAIL_ENUMERATOR_I, type, CAFMCP_DETAIL_UNPAREN spec)
-#define CAFMCP_DETAIL_ENUMERATOR_I(type, value, ...) \
-  std::pair<type, std::string_view>{type::value, CAFMCP_DETAIL_FIRST(__VA_ARGS__ __VA_OPT__(, ) #value)}
+#define CAFMCP_DETAIL_ENUMERATOR(type, spec)                                                                 \
+  CAFMCP_DETAIL_CALL(CAFMCP_DETAIL_ENUMERATOR_I, type, CAFMCP_DETAIL_UNPAREN spec)
+#define CAFMCP_DETAIL_ENUMERATOR_I(type, value, ...)                                                         \
+  std::pair<type, std::string_view> { type::value, CAFMCP_DETAIL_FIRST(__VA_ARGS__ __VA_OPT__(, ) #value) }
 
 /// Lists a struct's fields: CAFMCP_FIELDS(T, (field, "description"), ...).
 /// Fields not listed are not part of its JSON. std::optional fields are the
 /// optional ones; every other field is required.
-#define CAFMCP_FIELDS(type, ...)                                                                   \
-  [[maybe_unused]] constexpr auto cafmcp_fields(const type*) {                                     \
-    return std::make_tuple(CAFMCP_DETAIL_FOR_EACH(CAFMCP_DETAIL_FIELD, type, __VA_ARGS__));        \
-  }                                                                                                \
+#define CAFMCP_FIELDS(type, ...)                                                                             \
+  [[maybe_unused]] constexpr auto cafmcp_fields(const type*) {                                               \
+    return std::make_tuple(CAFMCP_DETAIL_FOR_EACH(CAFMCP_DETAIL_FIELD, type, __VA_ARGS__));                  \
+  }                                                                                                          \
   static_assert(true, "CAFMCP_FIELDS is followed by a semicolon")
 
 /// Names an enum's values in JSON: CAFMCP_ENUM(E, (value), (value, "name"), ...).
-#define CAFMCP_ENUM(type, ...)                                                                     \
-  [[maybe_unused]] constexpr auto cafmcp_enum_names(const type*) {                                 \
-    return std::array{CAFMCP_DETAIL_FOR_EACH(CAFMCP_DETAIL_ENUMERATOR, type, __VA_ARGS__)};        \
-  }                                                                                                \
+#define CAFMCP_ENUM(type, ...)                                                                               \
+  [[maybe_unused]] constexpr auto cafmcp_enum_names(const type*) {                                           \
+    return std::array{CAFMCP_DETAIL_FOR_EACH(CAFMCP_DETAIL_ENUMERATOR, type, __VA_ARGS__)};                  \
+  }                                                                                                          \
   static_assert(true, "CAFMCP_ENUM is followed by a semicolon")

@@ -21,8 +21,8 @@ struct http_options {
   /// When set (or CAFMCP_HTTP_TOKEN in the environment), every request needs
   /// `Authorization: Bearer <token>`.
   std::optional<std::string> bearer_token;
-  std::size_t max_body_bytes = 4 * 1024 * 1024;  // -> 413
-  std::size_t max_header_bytes = 16 * 1024;      // -> 431
+  std::size_t max_body_bytes = 4 * 1024 * 1024; // -> 413
+  std::size_t max_header_bytes = 16 * 1024;     // -> 431
   /// Events kept per SSE stream for Last-Event-ID replay (whichever bound
   /// is reached first discards the oldest).
   std::size_t stream_history_events = 1024;
@@ -35,7 +35,7 @@ struct http_options {
   /// disconnected (it can resume with Last-Event-ID).
   std::size_t max_unread_bytes = 4 * 1024 * 1024;
   std::chrono::milliseconds keep_alive_interval{15000};
-  std::chrono::milliseconds retry_hint{1000};    // SSE `retry:` before we close
+  std::chrono::milliseconds retry_hint{1000}; // SSE `retry:` before we close
   /// A session with no open connection and no request for this long ends
   /// (its client is gone: killed, or never said DELETE).
   std::chrono::milliseconds session_idle_timeout{std::chrono::minutes(10)};

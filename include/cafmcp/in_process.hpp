@@ -32,8 +32,7 @@ public:
   /// Sends a request with a fresh id and waits for its response message
   /// (the whole `{jsonrpc,id,result|error}`); other messages stay queued.
   /// Throws std::runtime_error when none arrives within `wait`.
-  json request(std::string method, json params = nullptr,
-               std::chrono::milliseconds wait = default_wait);
+  json request(std::string method, json params = nullptr, std::chrono::milliseconds wait = default_wait);
   void notify(std::string method, json params = nullptr);
 
   /// initialize (with `capabilities`) + notifications/initialized; returns

@@ -149,14 +149,16 @@ void read_json(const json& j, T& out, const std::string& at) {
       },
       fields_of<T>());
   } else {
-    static_assert(always_false<T>, "cafmcp: no JSON conversion for this type (see json_schema.hpp for the supported ones)");
+    static_assert(always_false<T>,
+                  "cafmcp: no JSON conversion for this type (see json_schema.hpp for the supported ones)");
   }
 }
 
 template <class T>
 json write_json(const T& v) {
-  if constexpr (std::is_same_v<T, bool> || std::is_arithmetic_v<T> || std::is_same_v<T, std::string>
-                || std::is_same_v<T, json>) {
+  if constexpr (
+    std::is_same_v<
+      T, bool> || std::is_arithmetic_v<T> || std::is_same_v<T, std::string> || std::is_same_v<T, json>) {
     return json(v);
   } else if constexpr (described_enum<T>) {
     for (auto& [value, name] : enum_names_of<T>())
@@ -192,7 +194,8 @@ json write_json(const T& v) {
       fields_of<T>());
     return out;
   } else {
-    static_assert(always_false<T>, "cafmcp: no JSON conversion for this type (see json_schema.hpp for the supported ones)");
+    static_assert(always_false<T>,
+                  "cafmcp: no JSON conversion for this type (see json_schema.hpp for the supported ones)");
     return {};
   }
 }
@@ -219,7 +222,7 @@ json to_json_value(const T& value) {
 // and `j.get<T>()`.
 namespace nlohmann {
 template <class T>
-  requires cafmcp::described_struct<T> || cafmcp::described_enum<T>
+requires cafmcp::described_struct<T> || cafmcp::described_enum<T>
 struct adl_serializer<T, void> {
   static void to_json(json& j, const T& value) { j = cafmcp::to_json_value(value); }
   static void from_json(const json& j, T& value) { value = cafmcp::from_json_value<T>(j); }

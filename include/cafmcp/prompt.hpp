@@ -31,8 +31,8 @@ struct prompt_result {
   json to_json() const;
 };
 
-using prompt_handler = std::function<prompt_result(
-  const std::map<std::string, std::string>& arguments, request_context&)>;
+using prompt_handler =
+  std::function<prompt_result(const std::map<std::string, std::string>& arguments, request_context&)>;
 
 struct prompt {
   std::string name;

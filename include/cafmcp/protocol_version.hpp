@@ -7,8 +7,8 @@
 namespace cafmcp {
 
 inline constexpr std::string_view latest_protocol_version = "2025-11-25";
-inline constexpr std::array<std::string_view, 4> supported_protocol_versions = {
-  "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+inline constexpr std::array<std::string_view, 4> supported_protocol_versions = {"2025-11-25", "2025-06-18",
+                                                                                "2025-03-26", "2024-11-05"};
 /// Assumed by Streamable HTTP when a request carries no version header.
 inline constexpr std::string_view default_http_protocol_version = "2025-03-26";
 
@@ -24,8 +24,6 @@ constexpr bool is_supported_protocol_version(std::string_view v) {
 /// dated revisions above, from the same endpoint.
 inline constexpr std::string_view stateless_protocol_version = "2026-07-28";
 
-constexpr bool is_stateless_protocol_version(std::string_view v) {
-  return v == stateless_protocol_version;
-}
+constexpr bool is_stateless_protocol_version(std::string_view v) { return v == stateless_protocol_version; }
 
 } // namespace cafmcp

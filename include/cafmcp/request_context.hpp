@@ -60,8 +60,7 @@ public:
   /// `notifications/progress` for this request, when the client sent a
   /// progressToken; otherwise nothing. Values that do not increase are
   /// dropped (the spec requires progress to increase).
-  void progress(double progress, std::optional<double> total = {},
-                std::optional<std::string> message = {});
+  void progress(double progress, std::optional<double> total = {}, std::optional<std::string> message = {});
 
   /// `notifications/message`, when `level` is at or above the session's
   /// level (logging/setLevel; `info` until the client sets one).

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <stdexcept>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,8 +22,7 @@ struct resource_contents {
   std::optional<std::string> blob; // base64
   json meta;                       // `_meta`, omitted when null
 
-  static resource_contents make_text(std::string uri, std::string text,
-                                     std::optional<std::string> mime = {});
+  static resource_contents make_text(std::string uri, std::string text, std::optional<std::string> mime = {});
   static resource_contents make_blob(std::string uri, std::string base64,
                                      std::optional<std::string> mime = {});
   json to_json() const;

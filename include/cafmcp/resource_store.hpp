@@ -21,9 +21,9 @@ struct store_entry {
   std::string title;
   std::optional<std::string> description;
   std::string mime_type = "text/plain"; // of `content`
-  std::string content;                   // text, or the bytes of a binary entry
+  std::string content;                  // text, or the bytes of a binary entry
   bool binary = false;
-  json data;                             // optional structured metadata
+  json data;                                       // optional structured metadata
   std::chrono::system_clock::time_point stored_at; // set by put()
 };
 

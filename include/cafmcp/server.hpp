@@ -49,9 +49,9 @@ struct server_health {
 /// Clustered: what the change log told one session after a mark
 /// (server::replay), for a transport resuming its stream on another node.
 struct log_replay {
-  bool complete = false; // false: this node no longer keeps entries it needs
+  bool complete = false;                            // false: this node no longer keeps entries it needs
   std::vector<std::pair<log_mark, frame>> messages; // in order
-  log_mark upto; // told up to here; later entries reach the session live
+  log_mark upto;                                    // told up to here; later entries reach the session live
 };
 
 /// Clustered: this node's claim on one session's GET stream

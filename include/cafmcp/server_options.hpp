@@ -88,11 +88,11 @@ struct server_options {
   /// answers -32602 naming the URI.
   std::function<bool(std::string_view uri)> subscribable;
 
-  jsonrpc::limits message_limits;          // 4 MiB, depth 64
-  std::size_t page_size = 100;             // items per list page
+  jsonrpc::limits message_limits; // 4 MiB, depth 64
+  std::size_t page_size = 100;    // items per list page
   std::size_t max_subscriptions_per_session = 1000;
   std::size_t max_concurrent_calls_per_session = 64;
-  std::size_t max_outbound_queue = 10000;  // frames buffered per connection
+  std::size_t max_outbound_queue = 10000; // frames buffered per connection
   std::chrono::milliseconds client_request_timeout = std::chrono::seconds(60);
   /// When a client ends its input (stdio EOF), how long the requests it
   /// already sent may still run and be answered before the session closes.

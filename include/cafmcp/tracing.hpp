@@ -52,8 +52,7 @@ class tracer {
 public:
   virtual ~tracer() = default;
   /// Starts a span; may return nullptr (not sampled, or tracing off).
-  virtual std::unique_ptr<span> start(std::string_view name, span_kind kind,
-                                      const trace_context& parent) = 0;
+  virtual std::unique_ptr<span> start(std::string_view name, span_kind kind, const trace_context& parent) = 0;
   /// Starts a group of sibling spans under `parent`, all named `name` with
   /// the `common` attributes plus `mcp.session.id`; nullptr when not sampled.
   /// `sends`: how many will be recorded (room is made for them up front).

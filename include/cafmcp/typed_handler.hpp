@@ -49,7 +49,7 @@ struct first_parameter<R (C::*)(A, Rest...) noexcept> {
 template <class H>
 struct handler_argument : first_parameter<std::decay_t<H>> {};
 template <class H>
-  requires requires { &std::decay_t<H>::operator(); }
+requires requires { &std::decay_t<H>::operator(); }
 struct handler_argument<H> : first_parameter<decltype(&std::decay_t<H>::operator())> {};
 
 /// `Args` as named, or as the handler's first parameter.
@@ -61,7 +61,8 @@ template <class Handler, class Args>
 inline constexpr bool takes_context = std::is_invocable_v<Handler&, const Args&, request_context&>;
 
 template <class Handler, class Args>
-inline constexpr bool callable_with = takes_context<Handler, Args> || std::is_invocable_v<Handler&, const Args&>;
+inline constexpr bool callable_with =
+  takes_context<Handler, Args> || std::is_invocable_v<Handler&, const Args&>;
 
 template <class Handler, class Args>
 decltype(auto) call_typed(Handler& handler, const Args& args, request_context& ctx) {

@@ -92,8 +92,9 @@ prompt typed_prompt(std::string name, std::string description, Handler handler) 
   static_assert(deduced, "cafmcp::typed_prompt: cannot tell the argument type from this handler (a generic "
                          "lambda?); name it: typed_prompt<Args>(name, description, handler)");
   constexpr bool described = described_struct<A>;
-  static_assert(!deduced || described, "cafmcp::typed_prompt: the argument type must be a struct described with "
-                                       "CAFMCP_FIELDS (its fields become the prompt's arguments)");
+  static_assert(!deduced || described,
+                "cafmcp::typed_prompt: the argument type must be a struct described with "
+                "CAFMCP_FIELDS (its fields become the prompt's arguments)");
   constexpr bool strings = [] {
     if constexpr (described_struct<A>)
       return detail::string_fields_only<A>();
@@ -110,14 +111,16 @@ prompt typed_prompt(std::string name, std::string description, Handler handler) 
     else
       return false;
   }();
-  static_assert(!deduced || callable, "cafmcp::typed_prompt: the handler must be callable as handler(const Args&, "
-                                      "cafmcp::request_context&) or handler(const Args&)");
+  static_assert(!deduced || callable,
+                "cafmcp::typed_prompt: the handler must be callable as handler(const Args&, "
+                "cafmcp::request_context&) or handler(const Args&)");
   prompt p;
   if constexpr (deduced && described && strings && callable) {
     using R = std::remove_cvref_t<detail::typed_result_t<Handler, A>>;
     constexpr bool text = !std::is_same_v<R, prompt_result> && std::is_convertible_v<R, std::string>;
     constexpr bool known_result = std::is_same_v<R, prompt_result> || text;
-    static_assert(known_result, "cafmcp::typed_prompt: the handler must return cafmcp::prompt_result or std::string");
+    static_assert(known_result,
+                  "cafmcp::typed_prompt: the handler must return cafmcp::prompt_result or std::string");
     if constexpr (known_result) {
       p.name = std::move(name);
       p.description = std::move(description);

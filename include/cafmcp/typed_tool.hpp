@@ -40,8 +40,9 @@ tool typed_tool(std::string name, std::string description, Handler handler) {
   static_assert(deduced, "cafmcp::typed_tool: cannot tell the argument type from this handler (a generic "
                          "lambda?); name it: typed_tool<Args>(name, description, handler)");
   constexpr bool described = described_struct<A>;
-  static_assert(!deduced || described, "cafmcp::typed_tool: the argument type must be a struct described with "
-                                       "CAFMCP_FIELDS (its fields become the inputSchema)");
+  static_assert(!deduced || described,
+                "cafmcp::typed_tool: the argument type must be a struct described with "
+                "CAFMCP_FIELDS (its fields become the inputSchema)");
   // Asked only of a type that was found: asking a generic lambda whether it
   // takes undeducible_args would compile its body and bury the message above.
   constexpr bool callable = [] {
@@ -50,16 +51,18 @@ tool typed_tool(std::string name, std::string description, Handler handler) {
     else
       return false;
   }();
-  static_assert(!deduced || callable, "cafmcp::typed_tool: the handler must be callable as handler(const Args&, "
-                                      "cafmcp::request_context&) or handler(const Args&)");
+  static_assert(!deduced || callable,
+                "cafmcp::typed_tool: the handler must be callable as handler(const Args&, "
+                "cafmcp::request_context&) or handler(const Args&)");
   tool t;
   if constexpr (deduced && described && callable) {
     using R = std::remove_cvref_t<detail::typed_result_t<Handler, A>>;
     constexpr bool structured = described_struct<R>;
     constexpr bool text = !std::is_same_v<R, tool_result> && std::is_convertible_v<R, std::string>;
     constexpr bool known_result = std::is_same_v<R, tool_result> || text || structured;
-    static_assert(known_result, "cafmcp::typed_tool: the handler must return cafmcp::tool_result, std::string, or "
-                                "a struct described with CAFMCP_FIELDS (its outputSchema)");
+    static_assert(known_result,
+                  "cafmcp::typed_tool: the handler must return cafmcp::tool_result, std::string, or "
+                  "a struct described with CAFMCP_FIELDS (its outputSchema)");
     if constexpr (known_result) {
       t.name = name;
       t.description = std::move(description);

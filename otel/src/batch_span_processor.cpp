@@ -39,8 +39,8 @@ struct batch_span_processor::state {
     }
     // One wake-up per full batch: a notify per span would cost every
     // instrumented thread a futex call.
-    bool crossing = queued_spans < opts.max_export_batch_size
-                    && queued_spans + spans >= opts.max_export_batch_size;
+    bool crossing =
+      queued_spans < opts.max_export_batch_size && queued_spans + spans >= opts.max_export_batch_size;
     queued_spans += spans;
     if (crossing)
       wake.notify_one();
@@ -137,8 +137,7 @@ bool batch_span_processor::force_flush(std::chrono::milliseconds timeout) {
     return st.queue.empty();
   auto ticket = ++st.flush_requests;
   st.wake.notify_one();
-  return st.progress.wait_for(lock, timeout,
-                              [&] { return st.flushes_done >= ticket || st.worker_done; });
+  return st.progress.wait_for(lock, timeout, [&] { return st.flushes_done >= ticket || st.worker_done; });
 }
 
 bool batch_span_processor::shutdown(std::chrono::milliseconds timeout) {

@@ -2,9 +2,9 @@
 
 #include <random>
 
-#include "cafmcp/otel/trace_state.hpp"
-
 #include <sys/random.h>
+
+#include "cafmcp/otel/trace_state.hpp"
 
 namespace cafmcp::otel {
 namespace {

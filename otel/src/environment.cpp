@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "cafmcp/otel/otlp.hpp"
+
 #include "key_values.hpp"
 
 namespace cafmcp::otel {
@@ -105,8 +106,8 @@ otlp_http_options otlp_http_options_from_environment(std::string endpoint) {
     else if (*p == "http/json")
       o.protocol = otlp_protocol::http_json;
     else
-      std::fprintf(stderr, "cafmcp-otel: %s=%s is not supported (http/protobuf, http/json); keeping %s\n", name,
-                   p->c_str(), o.protocol == otlp_protocol::http_json ? "http/json" : "http/protobuf");
+      std::fprintf(stderr, "cafmcp-otel: %s=%s is not supported (http/protobuf, http/json); keeping %s\n",
+                   name, p->c_str(), o.protocol == otlp_protocol::http_json ? "http/json" : "http/protobuf");
   }
   ms_from_env("OTEL_EXPORTER_OTLP_TIMEOUT", o.timeout);
   ms_from_env("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", o.timeout);
@@ -138,7 +139,8 @@ std::shared_ptr<tracer_provider> provider_from_environment(const provider_settin
   if (jsonl)
     exporter = std::make_shared<json_lines_exporter>(*jsonl, res, s.scope);
   else
-    exporter = std::make_shared<otlp_http_exporter>(otlp_http_options_from_environment(*endpoint), res, s.scope);
+    exporter =
+      std::make_shared<otlp_http_exporter>(otlp_http_options_from_environment(*endpoint), res, s.scope);
   auto processor = std::make_shared<batch_span_processor>(exporter, batch_options_from_environment());
   return std::make_shared<tracer_provider>(std::move(res), sampler_from_environment(), processor);
 }

@@ -42,13 +42,13 @@ std::string_view trim_ows(std::string_view s) {
   return s;
 }
 
-
 std::optional<std::vector<std::pair<std::string, std::string>>> parse_key_values(std::string_view text) {
   std::vector<std::pair<std::string, std::string>> out;
   std::size_t pos = 0;
   for (;;) {
     auto comma = text.find(',', pos);
-    auto item = trim_ows(text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos));
+    auto item =
+      trim_ows(text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos));
     if (!item.empty()) {
       auto eq = item.find('=');
       if (eq == std::string_view::npos)

@@ -8,6 +8,7 @@
 
 #include "cafmcp/otel/otlp_json.hpp"
 #include "cafmcp/otel/otlp_protobuf.hpp"
+
 #include "http_post.hpp"
 #include "retry_after.hpp"
 
@@ -47,7 +48,8 @@ std::size_t rejected_in(const std::string& body, otlp_protocol protocol) {
       n = std::strtoull(it->get<std::string>().c_str(), nullptr, 10); // int64 as a string
   }
   auto message = ps.contains("errorMessage") && ps["errorMessage"].is_string()
-                   ? ps["errorMessage"].get<std::string>() : std::string();
+                   ? ps["errorMessage"].get<std::string>()
+                   : std::string();
   return report_rejected(n, message);
 }
 
@@ -109,8 +111,9 @@ bool otlp_http_exporter::post(const std::string& body, std::size_t spans, deadli
     // The server's word wins over our guess; else exponential with full
     // jitter above the base, so many exporters do not retry in lockstep.
     auto wait = detail::parse_retry_after(r.retry_after, std::chrono::system_clock::now())
-                  .value_or(backoff + std::chrono::milliseconds(std::uniform_int_distribution<long>(
-                                        0, static_cast<long>(backoff.count()))(jitter)));
+                  .value_or(backoff
+                            + std::chrono::milliseconds(std::uniform_int_distribution<long>(
+                              0, static_cast<long>(backoff.count()))(jitter)));
     if (!wait_before_retry(wait, until)) {
       std::fprintf(stderr, "cafmcp-otel: export of %zu spans given up (HTTP %d, no time left to retry)\n",
                    spans, r.status);

@@ -21,7 +21,8 @@ using json = nlohmann::json;
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 void append_string(std::string& out, std::string_view v) {
-  bool plain = std::all_of(v.begin(), v.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+  bool plain =
+    std::all_of(v.begin(), v.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
   if (!plain) {
     out += dump(json(std::string(v)));
     return;

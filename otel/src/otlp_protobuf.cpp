@@ -8,20 +8,40 @@ namespace cafmcp::otel {
 namespace {
 
 // Field numbers of opentelemetry-proto v1.
-namespace request { constexpr int resource_spans = 1; }
-namespace resource_spans { constexpr int resource = 1, scope_spans = 2; }
-namespace resource_msg { constexpr int attributes = 1; }
-namespace scope_spans { constexpr int scope = 1, spans = 2; }
-namespace scope_msg { constexpr int name = 1, version = 2; }
+namespace request {
+constexpr int resource_spans = 1;
+}
+namespace resource_spans {
+constexpr int resource = 1, scope_spans = 2;
+}
+namespace resource_msg {
+constexpr int attributes = 1;
+}
+namespace scope_spans {
+constexpr int scope = 1, spans = 2;
+}
+namespace scope_msg {
+constexpr int name = 1, version = 2;
+}
 namespace span {
 constexpr int trace_id = 1, span_id = 2, trace_state = 3, parent_span_id = 4, name = 5, kind = 6,
               start_time = 7, end_time = 8, attributes = 9, events = 11, links = 13, status = 15, flags = 16;
 }
-namespace event { constexpr int time = 1, name = 2, attributes = 3; }
-namespace link { constexpr int trace_id = 1, span_id = 2, trace_state = 3, attributes = 4, flags = 6; }
-namespace status { constexpr int message = 2, code = 3; }
-namespace key_value { constexpr int key = 1, value = 2; }
-namespace any_value { constexpr int string_value = 1, bool_value = 2, int_value = 3, double_value = 4; }
+namespace event {
+constexpr int time = 1, name = 2, attributes = 3;
+}
+namespace link {
+constexpr int trace_id = 1, span_id = 2, trace_state = 3, attributes = 4, flags = 6;
+}
+namespace status {
+constexpr int message = 2, code = 3;
+}
+namespace key_value {
+constexpr int key = 1, value = 2;
+}
+namespace any_value {
+constexpr int string_value = 1, bool_value = 2, int_value = 3, double_value = 4;
+}
 
 enum wire : std::uint32_t { varint = 0, fixed64 = 1, length = 2, fixed32 = 5 };
 
@@ -71,7 +91,9 @@ void put_bytes(std::string& out, int field, const void* data, std::size_t size) 
   out.append(static_cast<const char*>(data), size);
 }
 
-void put_string(std::string& out, int field, std::string_view s) { put_bytes(out, field, s.data(), s.size()); }
+void put_string(std::string& out, int field, std::string_view s) {
+  put_bytes(out, field, s.data(), s.size());
+}
 
 /// A small nested message (a key/value, an event, a link, a status): its
 /// length is inserted in front once it is written (a move of a few bytes).
@@ -312,9 +334,19 @@ struct reader {
   void skip(std::uint32_t w) {
     switch (w) {
       case varint: read_varint(); return;
-      case fixed64: if (in.size() < 8) ok = false; else in.remove_prefix(8); return;
+      case fixed64:
+        if (in.size() < 8)
+          ok = false;
+        else
+          in.remove_prefix(8);
+        return;
       case length: bytes(); return;
-      case fixed32: if (in.size() < 4) ok = false; else in.remove_prefix(4); return;
+      case fixed32:
+        if (in.size() < 4)
+          ok = false;
+        else
+          in.remove_prefix(4);
+        return;
       default: ok = false;
     }
   }

@@ -37,7 +37,8 @@ std::optional<std::chrono::milliseconds> parse_retry_after(std::string_view valu
     return std::chrono::milliseconds(0);
   if (seconds_ahead > std::time_t{365} * 24 * 3600)
     return much_later;
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::from_time_t(when) - now);
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::from_time_t(when)
+                                                               - now);
 }
 
 } // namespace cafmcp::otel::detail

@@ -18,8 +18,7 @@ struct constant : sampler {
 // (the random part of the id), so a trace is sampled the same everywhere.
 struct ratio_sampler : sampler {
   explicit ratio_sampler(double r) : ratio_(std::isnan(r) ? 1.0 : std::clamp(r, 0.0, 1.0)) {
-    threshold_ = ratio_ >= 1.0 ? UINT64_MAX
-                               : static_cast<std::uint64_t>(ratio_ * 18446744073709551616.0);
+    threshold_ = ratio_ >= 1.0 ? UINT64_MAX : static_cast<std::uint64_t>(ratio_ * 18446744073709551616.0);
   }
   bool should_sample(const span_context*, const trace_id& t) const override {
     if (ratio_ <= 0.0)
@@ -29,9 +28,7 @@ struct ratio_sampler : sampler {
       v = v << 8 | t[i];
     return ratio_ >= 1.0 || v < threshold_;
   }
-  std::string description() const override {
-    return "TraceIdRatioBased{" + std::to_string(ratio_) + "}";
-  }
+  std::string description() const override { return "TraceIdRatioBased{" + std::to_string(ratio_) + "}"; }
   double ratio_;
   std::uint64_t threshold_;
 };
@@ -43,9 +40,7 @@ struct parent_sampler : sampler {
       return parent->sampled();
     return root_->should_sample(parent, t);
   }
-  std::string description() const override {
-    return "ParentBased{root=" + root_->description() + "}";
-  }
+  std::string description() const override { return "ParentBased{root=" + root_->description() + "}"; }
   bool follows_parent() const override { return true; }
   std::shared_ptr<sampler> root_;
 };

@@ -19,7 +19,8 @@ struct scope_items {
 
 // A process has a handful of scopes, so a linear search beats a map. Only
 // pointers are kept: a broadcast's group is written once, not copied.
-inline std::vector<scope_items> by_scope(const std::string& default_scope, const std::vector<span_data>& spans,
+inline std::vector<scope_items> by_scope(const std::string& default_scope,
+                                         const std::vector<span_data>& spans,
                                          const std::vector<std::unique_ptr<span_group>>& groups) {
   static const std::string no_version;
   std::vector<scope_items> scopes;

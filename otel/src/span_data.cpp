@@ -5,9 +5,9 @@
 namespace cafmcp::otel {
 
 std::uint64_t now_unix_nano() {
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                      std::chrono::system_clock::now().time_since_epoch())
-                                      .count());
+  return static_cast<std::uint64_t>(
+    std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count());
 }
 
 span_data span_group::expand(const member& m) const {

@@ -9,9 +9,7 @@ namespace {
 
 bool lcalpha(char c) { return c >= 'a' && c <= 'z'; }
 bool digit(char c) { return c >= '0' && c <= '9'; }
-bool key_char(char c) {
-  return lcalpha(c) || digit(c) || c == '_' || c == '-' || c == '*' || c == '/';
-}
+bool key_char(char c) { return lcalpha(c) || digit(c) || c == '_' || c == '-' || c == '*' || c == '/'; }
 bool nblk_char(char c) { return c >= 0x21 && c <= 0x7e && c != ',' && c != '='; }
 
 } // namespace
@@ -24,9 +22,8 @@ bool trace_state::valid_key(std::string_view key) {
   // multi-tenant-key: tenant-id "@" system-id
   auto tenant = key.substr(0, at), system = key.substr(at + 1);
   return !tenant.empty() && tenant.size() <= 241 && (lcalpha(tenant[0]) || digit(tenant[0]))
-         && std::all_of(tenant.begin(), tenant.end(), key_char) && !system.empty()
-         && system.size() <= 14 && lcalpha(system[0])
-         && std::all_of(system.begin(), system.end(), key_char);
+         && std::all_of(tenant.begin(), tenant.end(), key_char) && !system.empty() && system.size() <= 14
+         && lcalpha(system[0]) && std::all_of(system.begin(), system.end(), key_char);
 }
 
 bool trace_state::valid_value(std::string_view value) {
@@ -40,15 +37,14 @@ std::optional<trace_state> trace_state::parse(std::string_view header) {
   std::size_t pos = 0;
   for (;;) {
     auto comma = header.find(',', pos);
-    auto member = detail::trim_ows(header.substr(pos, comma == std::string_view::npos ? std::string_view::npos
-                                                                              : comma - pos));
+    auto member = detail::trim_ows(
+      header.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos));
     if (!member.empty()) {
       auto eq = member.find('=');
       if (eq == std::string_view::npos)
         return std::nullopt;
       auto key = member.substr(0, eq), value = member.substr(eq + 1);
-      if (!valid_key(key) || !valid_value(value) || out.get(key)
-          || out.members_.size() == max_members)
+      if (!valid_key(key) || !valid_value(value) || out.get(key) || out.members_.size() == max_members)
         return std::nullopt;
       out.members_.emplace_back(key, value);
     }

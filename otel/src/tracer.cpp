@@ -73,8 +73,8 @@ void span::end(std::uint64_t end_unix_nano) {
 }
 
 tracer::tracer(std::shared_ptr<const tracer_provider> p, std::string scope, std::string version)
-  : provider_(std::move(p)),
-    scope_(std::make_shared<const instrumentation_scope>(instrumentation_scope{std::move(scope), std::move(version)})) {}
+  : provider_(std::move(p)), scope_(std::make_shared<const instrumentation_scope>(
+                               instrumentation_scope{std::move(scope), std::move(version)})) {}
 
 const std::string& tracer::scope() const {
   static const std::string none;
@@ -114,8 +114,8 @@ span tracer::start(std::string_view name, start_options opts) const {
 }
 
 std::optional<span_group_recorder> tracer::start_group(std::string_view name, start_options opts,
-                                                      std::string member_key,
-                                                      std::size_t expected_members) const {
+                                                       std::string member_key,
+                                                       std::size_t expected_members) const {
   if (!provider_)
     return std::nullopt;
   const span_context* parent = opts.parent && opts.parent->valid() ? &*opts.parent : nullptr;

@@ -2,12 +2,13 @@
 // (partial_success) and Retry-After. A damaged reply decodes to nothing or
 // to a value, never a throw or a read past its end; an intact one still
 // decodes to what it says, whatever follows it in an unknown field.
-#include <gtest/gtest.h>
-
 #include <chrono>
 #include <string>
 
+#include <gtest/gtest.h>
+
 #include "cafmcp/otel/otlp_protobuf.hpp"
+
 #include "mutator.hpp"
 #include "retry_after.hpp"
 
@@ -18,7 +19,9 @@ using namespace std::string_literals;
 
 // partial_success{rejected_spans: 2, error_message: "x"}, then an unknown
 // varint field (15) and an unknown length-delimited one (16).
-const std::string reply = "\x0a\x05\x08\x02\x12\x01x"s + "\x78\x96\x01"s + "\x82\x01\x03" "abc"s;
+const std::string reply = "\x0a\x05\x08\x02\x12\x01x"s + "\x78\x96\x01"s
+                          + "\x82\x01\x03"
+                            "abc"s;
 
 TEST(CollectorReplyMutation, DamagedProtobufRepliesDecodeToNothingOrAValue) {
   auto intact = decode_otlp_protobuf_response(reply);

@@ -36,24 +36,24 @@ TEST(Traceparent, ParsesAndFormatsRoundTrip) {
 TEST(Traceparent, RejectsMalformedHeaders) {
   for (const char* bad : {
          "",
-         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7",         // no flags
-         "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",     // uppercase
-         "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",     // version ff
-         "00-00000000000000000000000000000000-00f067aa0ba902b7-01",     // zero trace id
-         "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",     // zero span id
-         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-x",   // v00 with extra
-         "00_4bf92f3577b34da6a3ce929d0e0e4736_00f067aa0ba902b7_01",     // separators
-         "00-4bf92f3577b34da6a3ce929d0e0e473g-00f067aa0ba902b7-01",     // not hex
-         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0",      // 54 characters
-         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-011",    // 56 characters
-         "00-4bf92f3577b34da6a3ce929d0e0e473-600f067aa0ba902b7-01",     // misplaced separator
-         "00-4bf92f3577b34da6a3ce929d0e0e4736-00F067AA0BA902B7-01",     // uppercase span id
-         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0A",     // uppercase flags
-         "0A-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",     // uppercase version
-         " 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",    // leading space
-         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01 ",    // trailing space
-         "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x",    // later version, bad tail
-         "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-ab",  // ff even when longer
+         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7",       // no flags
+         "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",    // uppercase
+         "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",    // version ff
+         "00-00000000000000000000000000000000-00f067aa0ba902b7-01",    // zero trace id
+         "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",    // zero span id
+         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-x",  // v00 with extra
+         "00_4bf92f3577b34da6a3ce929d0e0e4736_00f067aa0ba902b7_01",    // separators
+         "00-4bf92f3577b34da6a3ce929d0e0e473g-00f067aa0ba902b7-01",    // not hex
+         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0",     // 54 characters
+         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-011",   // 56 characters
+         "00-4bf92f3577b34da6a3ce929d0e0e473-600f067aa0ba902b7-01",    // misplaced separator
+         "00-4bf92f3577b34da6a3ce929d0e0e4736-00F067AA0BA902B7-01",    // uppercase span id
+         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0A",    // uppercase flags
+         "0A-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",    // uppercase version
+         " 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",   // leading space
+         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01 ",   // trailing space
+         "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x",   // later version, bad tail
+         "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-ab", // ff even when longer
        })
     EXPECT_FALSE(parse_traceparent(bad)) << bad;
   // A future version is read by its first four fields.

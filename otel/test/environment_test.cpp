@@ -1,12 +1,12 @@
 // Configuration from the standard OTEL_* environment variables.
-#include <gtest/gtest.h>
-
 #include <cstdlib>
 #include <fstream>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "cafmcp/otel/environment.hpp"
+
 #include "key_values.hpp"
 #include "loopback_http_server.hpp"
 
@@ -19,13 +19,15 @@ using json = nlohmann::json;
 // Every test starts from an environment without OTEL_* variables and
 // leaves none behind.
 struct Environment : ::testing::Test {
-  static constexpr const char* names[] = {
-    "OTEL_SDK_DISABLED", "OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES", "OTEL_TRACES_EXPORTER",
-    "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_HEADERS",
-    "OTEL_EXPORTER_OTLP_TRACES_HEADERS", "OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT",
-    "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
-    "OTEL_TRACES_SAMPLER", "OTEL_TRACES_SAMPLER_ARG", "OTEL_BSP_SCHEDULE_DELAY", "OTEL_BSP_EXPORT_TIMEOUT",
-    "OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE"};
+  static constexpr const char* names[] = {"OTEL_SDK_DISABLED",           "OTEL_SERVICE_NAME",
+                                          "OTEL_RESOURCE_ATTRIBUTES",    "OTEL_TRACES_EXPORTER",
+                                          "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                                          "OTEL_EXPORTER_OTLP_HEADERS",  "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
+                                          "OTEL_EXPORTER_OTLP_TIMEOUT",  "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT",
+                                          "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
+                                          "OTEL_TRACES_SAMPLER",         "OTEL_TRACES_SAMPLER_ARG",
+                                          "OTEL_BSP_SCHEDULE_DELAY",     "OTEL_BSP_EXPORT_TIMEOUT",
+                                          "OTEL_BSP_MAX_QUEUE_SIZE",     "OTEL_BSP_MAX_EXPORT_BATCH_SIZE"};
   void SetUp() override { clear(); }
   void TearDown() override { clear(); }
   static void clear() {

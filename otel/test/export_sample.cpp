@@ -28,9 +28,13 @@ int main() {
   {
     start_options o;
     o.kind = span_kind::server;
-    o.attributes = {{"http.request.method", std::string("GET")}, {"retries", std::int64_t{-3}},
-                    {"big", std::int64_t{9007199254740993}}, {"ratio", 0.25}, {"cached", false},
-                    {"nan", std::nan("")}, {"inf", HUGE_VAL}};
+    o.attributes = {{"http.request.method", std::string("GET")},
+                    {"retries", std::int64_t{-3}},
+                    {"big", std::int64_t{9007199254740993}},
+                    {"ratio", 0.25},
+                    {"cached", false},
+                    {"nan", std::nan("")},
+                    {"inf", HUGE_VAL}};
     o.links.push_back({linked, {{"link.kind", std::string("follows")}}});
     auto root = main_tracer.start("GET /inventory", o);
     root.add_event("cache miss", {{"key", std::string("k1")}, {"size", std::int64_t{42}}});

@@ -1,11 +1,6 @@
 #pragma once
 // A scripted HTTP/1.1 server on 127.0.0.1 for exporter tests: answers the
 // n-th connection with the n-th scripted response and records each request.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -14,6 +9,11 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace cafmcp::otel::testing {
 
@@ -53,7 +53,8 @@ public:
     return "http://127.0.0.1:" + std::to_string(port_) + path;
   }
   /// Waits (bounded) until `n` requests were answered; returns them all.
-  std::vector<recorded_request> wait_for(std::size_t n, std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+  std::vector<recorded_request> wait_for(std::size_t n,
+                                         std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
     std::unique_lock<std::mutex> lock(mtx_);
     cv_.wait_for(lock, timeout, [&] { return requests_.size() >= n; });
     return requests_;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "cafmcp/otel/mcp_tracer.hpp"
+
 #include "test_exporters.hpp"
 
 namespace cafmcp::otel {

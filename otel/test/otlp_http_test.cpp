@@ -1,10 +1,10 @@
 // The OTLP/HTTP exporter against a real HTTP server on 127.0.0.1: request
 // shape, retries (Retry-After in both forms), giving up, partial success.
 #include <gtest/gtest.h>
-
 #include <nlohmann/json.hpp>
 
 #include "cafmcp/otel/otlp_http_exporter.hpp"
+
 #include "loopback_http_server.hpp"
 #include "retry_after.hpp"
 
@@ -31,8 +31,8 @@ otlp_http_exporter exporter_for(const loopback_http_server& rx, otlp_http_option
 }
 
 TEST(OtlpHttpExporter, PostsJsonToV1TracesAndRetriesA503) {
-  loopback_http_server rx({http_response(503, "Retry-After: 0\r\n", R"({"code":14,"message":"busy"})"),
-                           http_response(200)});
+  loopback_http_server rx(
+    {http_response(503, "Retry-After: 0\r\n", R"({"code":14,"message":"busy"})"), http_response(200)});
   otlp_http_options o;
   o.protocol = otlp_protocol::http_json;
   o.headers["x-api-key"] = "secret";

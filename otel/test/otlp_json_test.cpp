@@ -1,10 +1,9 @@
 // The OTLP/JSON mapping: shape, id and number encodings, scopes.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <memory>
 #include <set>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "cafmcp/otel/exporter.hpp"
@@ -24,8 +23,10 @@ span_data sample_span() {
   s.kind = span_kind::server;
   s.start_unix_nano = 1700000000000000000ull;
   s.end_unix_nano = 1700000000000001000ull;
-  s.attributes = {{"mcp.method.name", std::string("tools/call")}, {"n", std::int64_t{9007199254740993}},
-                  {"x", 1.5}, {"ok", true}};
+  s.attributes = {{"mcp.method.name", std::string("tools/call")},
+                  {"n", std::int64_t{9007199254740993}},
+                  {"x", 1.5},
+                  {"ok", true}};
   s.events.push_back({1700000000000000500ull, "evt", {{"e", std::int64_t{-1}}}});
   s.links.push_back({{random_trace_id(), random_span_id(), 0, "l=1", true}, {{"why", std::string("x")}}});
   s.status = status_code::error;
@@ -68,8 +69,8 @@ TEST(OtlpJson, RootsOmitParentAndEmptyParts) {
   span_data s;
   s.context = {random_trace_id(), random_span_id(), 1, {}, false};
   s.name = "root";
-  auto span = json::parse(encode_otlp_json(resource::with_service("svc"), "scope", {s}))["resourceSpans"][0]
-                ["scopeSpans"][0]["spans"][0];
+  auto span = json::parse(encode_otlp_json(resource::with_service("svc"), "scope",
+                                           {s}))["resourceSpans"][0]["scopeSpans"][0]["spans"][0];
   EXPECT_FALSE(span.contains("parentSpanId"));
   EXPECT_FALSE(span.contains("traceState"));
   EXPECT_FALSE(span.contains("events"));
@@ -89,8 +90,8 @@ TEST(OtlpJson, OneScopeSpansPerInstrumentationScope) {
   // spans[3]: none, so the default scope
   for (auto& s : spans)
     s.context = {random_trace_id(), random_span_id(), 1, {}, false};
-  auto ss = json::parse(encode_otlp_json(resource::with_service("svc"), "default", spans))["resourceSpans"][0]
-              ["scopeSpans"];
+  auto ss = json::parse(
+    encode_otlp_json(resource::with_service("svc"), "default", spans))["resourceSpans"][0]["scopeSpans"];
   ASSERT_EQ(ss.size(), 3u);
   EXPECT_EQ(ss[0]["scope"], json({{"name", "a"}, {"version", "1.0"}}));
   EXPECT_EQ(ss[0]["spans"].size(), 2u);

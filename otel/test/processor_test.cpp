@@ -1,9 +1,9 @@
 // Processors: the simple one exports inline; the batch one never blocks
 // its caller, drops and counts when full, and keeps its deadlines.
-#include <gtest/gtest.h>
-
 #include <future>
 #include <mutex>
+
+#include <gtest/gtest.h>
 
 #include "test_exporters.hpp"
 

@@ -1,7 +1,7 @@
 // The W3C propagator over a map carrier: inject, extract, round trips.
-#include <gtest/gtest.h>
-
 #include <map>
+
+#include <gtest/gtest.h>
 
 #include "cafmcp/otel/propagator.hpp"
 

@@ -1,7 +1,7 @@
 // Sampling decisions.
-#include <gtest/gtest.h>
-
 #include <cmath>
+
+#include <gtest/gtest.h>
 
 #include "cafmcp/otel/sampler.hpp"
 
@@ -20,7 +20,7 @@ TEST(Sampler, ConstantsAndRatioExtremes) {
   EXPECT_EQ(sampled_of(*always_off(), 100), 0);
   EXPECT_EQ(sampled_of(*trace_id_ratio(0.0), 1000), 0);
   EXPECT_EQ(sampled_of(*trace_id_ratio(1.0), 1000), 1000);
-  EXPECT_EQ(sampled_of(*trace_id_ratio(-3.0), 100), 0);  // clamped
+  EXPECT_EQ(sampled_of(*trace_id_ratio(-3.0), 100), 0); // clamped
   EXPECT_EQ(sampled_of(*trace_id_ratio(7.0), 100), 100);
   EXPECT_EQ(sampled_of(*trace_id_ratio(std::nan("")), 100), 100);
 }
@@ -69,7 +69,7 @@ TEST(Sampler, ParentBasedFollowsTheParentsFlag) {
   auto ratio = parent_based(trace_id_ratio(0.0));
   parent.flags = 1;
   EXPECT_TRUE(ratio->should_sample(&parent, parent.trace)); // the parent wins over the ratio
-  span_context invalid; // no valid parent: a root after all
+  span_context invalid;                                     // no valid parent: a root after all
   EXPECT_FALSE(ratio->should_sample(&invalid, random_trace_id()));
 }
 

@@ -19,8 +19,9 @@ struct discard_exporter : span_exporter {
 std::shared_ptr<tracer_provider> provider(std::shared_ptr<sampler> s) {
   batch_options o;
   o.max_queue_size = 1 << 16;
-  return std::make_shared<tracer_provider>(resource::with_service("bench"), std::move(s),
-                                           std::make_shared<batch_span_processor>(std::make_shared<discard_exporter>(), o));
+  return std::make_shared<tracer_provider>(
+    resource::with_service("bench"), std::move(s),
+    std::make_shared<batch_span_processor>(std::make_shared<discard_exporter>(), o));
 }
 
 template <class F>
@@ -61,7 +62,8 @@ int main() {
     double lib_off = library(tracer(), n), lib_out = library(sampled_out->get_tracer("b"), n);
     double lib_on = library(on->get_tracer("b"), n / 4);
     on->force_flush();
-    double hook_off = hook(nullptr, n), hook_out = hook(out_hook.get(), n), hook_on = hook(on_hook.get(), n / 4);
+    double hook_off = hook(nullptr, n), hook_out = hook(out_hook.get(), n),
+           hook_on = hook(on_hook.get(), n / 4);
     on->force_flush();
     if (round == 1)
       std::printf("ns per span (start, 2 attributes, end)\n"

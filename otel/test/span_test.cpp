@@ -12,7 +12,8 @@ using testing::provider_with;
 
 struct fixture : ::testing::Test {
   std::shared_ptr<collecting_exporter> exporter = std::make_shared<collecting_exporter>();
-  std::shared_ptr<tracer_provider> provider = provider_with(std::make_shared<simple_span_processor>(exporter));
+  std::shared_ptr<tracer_provider> provider =
+    provider_with(std::make_shared<simple_span_processor>(exporter));
   tracer t = provider->get_tracer("test", "1.2.3");
 };
 
@@ -147,7 +148,8 @@ TEST_F(Spans, MovedSpansEndOnce) {
 
 TEST(SpansSampledOut, ExportNothingButCarryTheDecision) {
   auto exporter = std::make_shared<collecting_exporter>();
-  auto provider = provider_with(std::make_shared<simple_span_processor>(exporter), parent_based(always_off()));
+  auto provider =
+    provider_with(std::make_shared<simple_span_processor>(exporter), parent_based(always_off()));
   auto t = provider->get_tracer("test");
   {
     auto root = t.start("root");

@@ -23,20 +23,20 @@ TEST(TraceState, EmptyHeaderAndEmptyMembersAreFine) {
 
 TEST(TraceState, RejectsWhatTheGrammarForbids) {
   for (const char* bad : {
-         "a",                   // no '='
-         "=1",                  // no key
-         "a=",                  // no value
-         "A=1",                 // uppercase key
-         "1a=1",                // a simple key starts with a letter
-         "a b=1",               // space inside a key
-         "a=1,a=2",             // duplicate key
-         "a=1,b",               // one bad member spoils the header
+         "a",       // no '='
+         "=1",      // no key
+         "a=",      // no value
+         "A=1",     // uppercase key
+         "1a=1",    // a simple key starts with a letter
+         "a b=1",   // space inside a key
+         "a=1,a=2", // duplicate key
+         "a=1,b",   // one bad member spoils the header
        })
     EXPECT_FALSE(trace_state::parse(bad)) << bad;
-  EXPECT_FALSE(trace_state::parse("a=b=c"));      // '=' inside a value
-  EXPECT_FALSE(trace_state::parse("a=\x7f"));     // outside printable ASCII
+  EXPECT_FALSE(trace_state::parse("a=b=c"));                            // '=' inside a value
+  EXPECT_FALSE(trace_state::parse("a=\x7f"));                           // outside printable ASCII
   EXPECT_FALSE(trace_state::parse("t@" + std::string(15, 's') + "=1")); // system id > 14
-  EXPECT_TRUE(trace_state::parse("1tenant@sys=1"));  // tenant ids may start with a digit
+  EXPECT_TRUE(trace_state::parse("1tenant@sys=1"));                     // tenant ids may start with a digit
   EXPECT_FALSE(trace_state::parse(std::string(257, 'k') + "=1"));
   EXPECT_TRUE(trace_state::parse(std::string(256, 'k') + "=" + std::string(256, 'v')));
   EXPECT_FALSE(trace_state::parse("k=" + std::string(257, 'v')));

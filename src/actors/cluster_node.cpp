@@ -39,7 +39,8 @@ cluster::log_settings settings_of(const cluster_options& o) {
 } // namespace
 
 cluster_node::cluster_node(runtime& rt)
-  : rt_(rt), origin_(origin_of(rt.options->cluster)), connect_(cluster::connector_for(settings_of(rt.options->cluster))),
+  : rt_(rt), origin_(origin_of(rt.options->cluster)),
+    connect_(cluster::connector_for(settings_of(rt.options->cluster))),
     recent_(rt.options->cluster.replay_entries) {
   if (rt.options->cluster.secret.empty())
     throw std::invalid_argument("a cluster needs cluster.secret: the key every node seals requestState with");
@@ -72,8 +73,8 @@ void cluster_node::start() {
                          std::chrono::milliseconds(1000));
   reader_ = std::make_unique<cluster::log_reader>(
     connect_, cluster::log_reader::limits{512, wait, retry},
-    [this](std::vector<cluster::log_entry>& entries, bool history) { on_entries(entries, history); },
-    health_, history_end,
+    [this](std::vector<cluster::log_entry>& entries, bool history) { on_entries(entries, history); }, health_,
+    history_end,
     // After the claims of what it read: a node that was paused hears of a
     // takeover before its lease holds again.
     [heard = heard_at_](std::chrono::steady_clock::time_point asked) {
@@ -194,7 +195,8 @@ protocol::recent_log::replay cluster_node::replay(const std::string& id, log_mar
 }
 
 struct cluster_node::claim_state : stream_claim {
-  claim_state(std::uint64_t n, std::chrono::nanoseconds lease, std::shared_ptr<std::atomic<std::int64_t>> heard)
+  claim_state(std::uint64_t n, std::chrono::nanoseconds lease,
+              std::shared_ptr<std::atomic<std::int64_t>> heard)
     : number(n), lease(lease), heard_at(std::move(heard)) {}
   bool taken_over() const override { return fenced.load(); }
   bool lease_holds() const override {

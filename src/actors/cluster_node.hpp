@@ -9,8 +9,8 @@
 //   server actor --publish--> log_writer --XADD--> log
 //   log --XREAD--> log_reader --logged--> server actor --change--> notifier
 #include <atomic>
-#include <cstdint>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <mutex>

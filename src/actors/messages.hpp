@@ -19,6 +19,7 @@
 #include "cafmcp/server.hpp"
 #include "cafmcp/tracing.hpp"
 #include "cafmcp/transport.hpp"
+
 #include "protocol/change.hpp"
 #include "protocol/dispatch.hpp"
 #include "protocol/listen.hpp"
@@ -75,18 +76,18 @@ struct call;
 
 /// One client connection's actor.
 using session_actor = caf::typed_actor<
-  caf::reacts_to<inbound_atom, std::string>,                    // from the transport
-  caf::reacts_to<inbound_atom, jsonrpc::message>,               // the same, parsed (HTTP)
-  caf::reacts_to<close_atom>,                                   // transport gone / overflow
-  caf::reacts_to<finish_atom>,                                  // input ended: drain, then close
-  caf::reacts_to<reply_atom, std::string, protocol::outcome>,   // final answer to request key
-  caf::reacts_to<emit_atom, std::string, frame>,                // progress/log for request key
-  caf::reacts_to<ask_atom, std::string, client_ask>,            // handler asks the client
-  caf::reacts_to<restate_atom, std::vector<std::string>, int>,  // clustered: subscriptions, level
+  caf::reacts_to<inbound_atom, std::string>,                     // from the transport
+  caf::reacts_to<inbound_atom, jsonrpc::message>,                // the same, parsed (HTTP)
+  caf::reacts_to<close_atom>,                                    // transport gone / overflow
+  caf::reacts_to<finish_atom>,                                   // input ended: drain, then close
+  caf::reacts_to<reply_atom, std::string, protocol::outcome>,    // final answer to request key
+  caf::reacts_to<emit_atom, std::string, frame>,                 // progress/log for request key
+  caf::reacts_to<ask_atom, std::string, client_ask>,             // handler asks the client
+  caf::reacts_to<restate_atom, std::vector<std::string>, int>,   // clustered: subscriptions, level
   caf::reacts_to<answered_atom, std::string, protocol::outcome>, // clustered: an answer another node took
-  caf::reacts_to<forget_atom, std::string>,                     // handler stopped waiting
-  caf::reacts_to<release_atom, std::string>,                    // stream of key may close
-  caf::reacts_to<run_atom, call, protocol::job>>;               // a quick handler, run here
+  caf::reacts_to<forget_atom, std::string>,                      // handler stopped waiting
+  caf::reacts_to<release_atom, std::string>,                     // stream of key may close
+  caf::reacts_to<run_atom, call, protocol::job>>;                // a quick handler, run here
 
 /// What the notifier needs to deliver to a session without a hop through it.
 struct session_link {
@@ -123,7 +124,7 @@ struct call {
 /// A `subscriptions/listen` stream opened by a session (2026-07-28).
 struct listen_request {
   session_link link;
-  std::string key; // the listen request's id as jsonrpc::to_key text
+  std::string key;                // the listen request's id as jsonrpc::to_key text
   protocol::listen_filter filter; // already the honoured subset
 };
 
@@ -143,7 +144,8 @@ struct mutation {
 /// being restarted) settles it all the same.
 class settlement {
 public:
-  settlement(std::shared_ptr<std::promise<bool>> done, bool applied) : done_(std::move(done)), applied_(applied) {}
+  settlement(std::shared_ptr<std::promise<bool>> done, bool applied)
+    : done_(std::move(done)), applied_(applied) {}
   ~settlement() {
     if (done_)
       done_->set_value(applied_);
@@ -173,34 +175,36 @@ struct logged_change {
 
 /// The change notifier: sessions, the uri -> subscribers index, broadcasts.
 using notifier_actor = caf::typed_actor<
-  caf::reacts_to<join_atom, session_link>,                     // a session exists
-  caf::reacts_to<activate_atom, session_actor>,                // it saw `initialized`
-  caf::replies_to<sub_atom, session_actor, std::string, bool>  // uri, is_template
-    ::with<protocol::outcome>,
+  caf::reacts_to<join_atom, session_link>,                    // a session exists
+  caf::reacts_to<activate_atom, session_actor>,               // it saw `initialized`
+  caf::replies_to<sub_atom, session_actor, std::string, bool> // uri, is_template
+  ::with<protocol::outcome>,
   caf::replies_to<unsub_atom, session_actor, std::string>::with<protocol::outcome>,
   caf::reacts_to<change_atom, protocol::change, trace_context>,
   caf::reacts_to<updated_atom, std::string, trace_context>,
-  caf::reacts_to<settle_atom, settlement_ptr>,                 // after the broadcasts before it
-  caf::reacts_to<resync_atom, trace_context>,                  // changes were lost: re-read all
-  caf::reacts_to<mark_atom, log_mark>,                         // clustered: the entry told next
-  caf::reacts_to<adopt_atom, session_link, subscription_list>, // clustered: another node's session
+  caf::reacts_to<settle_atom, settlement_ptr>,                       // after the broadcasts before it
+  caf::reacts_to<resync_atom, trace_context>,                        // changes were lost: re-read all
+  caf::reacts_to<mark_atom, log_mark>,                               // clustered: the entry told next
+  caf::reacts_to<adopt_atom, session_link, subscription_list>,       // clustered: another node's session
   caf::reacts_to<restate_atom, std::string, subscription_list, int>, // its state changed elsewhere
-  caf::reacts_to<answered_atom, std::string, std::string, protocol::outcome>, // session, ask id: for its asker
-  caf::reacts_to<close_atom, std::string>,                     // clustered: the client ended it elsewhere
-  caf::reacts_to<tell_atom, std::string, json>,                // clustered: a message to one session
+  caf::reacts_to<answered_atom, std::string, std::string, protocol::outcome>, // session, ask id: for its
+                                                                              // asker
+  caf::reacts_to<close_atom, std::string>,      // clustered: the client ended it elsewhere
+  caf::reacts_to<tell_atom, std::string, json>, // clustered: a message to one session
   caf::replies_to<listen_atom, listen_request>::with<protocol::outcome>, // acks on the stream
-  caf::reacts_to<unlisten_atom, session_actor, std::string>,   // the stream ended
+  caf::reacts_to<unlisten_atom, session_actor, std::string>,             // the stream ended
   caf::replies_to<stats_atom>::with<server_stats>>;
 
 /// The server actor: owns the registry.
-using server_actor = caf::typed_actor<
-  caf::replies_to<init_atom, std::string>::with<json>,         // initialize result
-  caf::reacts_to<rpc_atom, call>,                              // answered by reply_atom
-  caf::replies_to<sub_atom, session_actor, std::string>::with<protocol::outcome>,
-  caf::reacts_to<mutate_atom, mutation>,
-  caf::reacts_to<updated_atom, std::string, trace_context>,    // resource_updated(uri)
-  caf::reacts_to<logged_atom, logged_change>,                  // from the cluster's log
-  caf::reacts_to<adopt_atom, session_link, protocol::session_record>>; // serve another node's session
+using server_actor =
+  caf::typed_actor<caf::replies_to<init_atom, std::string>::with<json>, // initialize result
+                   caf::reacts_to<rpc_atom, call>,                      // answered by reply_atom
+                   caf::replies_to<sub_atom, session_actor, std::string>::with<protocol::outcome>,
+                   caf::reacts_to<mutate_atom, mutation>,
+                   caf::reacts_to<updated_atom, std::string, trace_context>, // resource_updated(uri)
+                   caf::reacts_to<logged_atom, logged_change>,               // from the cluster's log
+                   caf::reacts_to<adopt_atom, session_link, protocol::session_record>>; // serve another
+                                                                                        // node's session
 
 } // namespace cafmcp::actors
 

@@ -2,8 +2,9 @@
 
 #include <map>
 
-#include "actors/runtime.hpp"
 #include "cafmcp/json_rpc.hpp"
+
+#include "actors/runtime.hpp"
 #include "protocol/request_span.hpp"
 #include "protocol/session_replay.hpp"
 
@@ -102,8 +103,8 @@ void broadcast(notifier_actor::pointer self, runtime& rt, json message, const br
       common.emplace_back("mcp.resource.uri", facts.uri);
     if (!facts.operation.empty())
       common.emplace_back("cafmcp.operation", facts.operation);
-    sends = rt.tracing()->start_send_group("send " + std::string(facts.method), span_kind::client,
-                                           ctx, std::move(common), targets.size());
+    sends = rt.tracing()->start_send_group("send " + std::string(facts.method), span_kind::client, ctx,
+                                           std::move(common), targets.size());
   }
   if (!sends) {
     for (auto* m : targets)
@@ -184,7 +185,8 @@ void resync(notifier_actor::pointer self, runtime& rt, const trace_context& trac
     for (auto& uri : st.index.exact_uris_of(id)) {
       auto& f = updated[uri];
       if (!f)
-        f = std::make_shared<const std::string>(jsonrpc::wire_text(protocol::resource_updated_notification(uri)));
+        f = std::make_shared<const std::string>(
+          jsonrpc::wire_text(protocol::resource_updated_notification(uri)));
       deliver(self, m, f, mark_of(st, place++));
       ++st.deliveries;
     }
@@ -203,15 +205,13 @@ void resync(notifier_actor::pointer self, runtime& rt, const trace_context& trac
 
 } // namespace
 
-notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
-                                              std::shared_ptr<runtime> rt) {
+notifier_actor::behavior_type change_notifier(notifier_actor::pointer self, std::shared_ptr<runtime> rt) {
   auto& st = *rt->notifier_data;
   // A restarted notifier watches the sessions its predecessor knew; one
   // that died meanwhile produces a down message right away.
   for (auto& [id, m] : st.sessions)
     self->monitor(m.link.handle);
-  self->set_down_handler(
-    [rt](caf::down_msg& dm) { forget(*rt->notifier_data, dm.source.id()); });
+  self->set_down_handler([rt](caf::down_msg& dm) { forget(*rt->notifier_data, dm.source.id()); });
   return {
     [self, rt](join_atom, session_link& link) {
       auto id = link.handle.id();
@@ -262,8 +262,7 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
       using o = protocol::subscription_index::outcome;
       if (st.index.subscribe(s.id(), uri, is_template, limit) == o::over_limit)
         return jsonrpc::error{jsonrpc::code::invalid_params,
-                              "Subscription limit reached (" + std::to_string(limit)
-                                + " per session)",
+                              "Subscription limit reached (" + std::to_string(limit) + " per session)",
                               json{{"uri", uri}, {"limit", limit}}};
       return json::object();
     },
@@ -277,14 +276,16 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
       for (auto& [id, l] : rt->notifier_data->listeners)
         if (l.req.filter.wants(c.kind))
           listeners.push_back(&l);
-      bool by_uri = c.kind == protocol::item_kind::resource
-                    || c.kind == protocol::item_kind::resource_template;
+      bool by_uri =
+        c.kind == protocol::item_kind::resource || c.kind == protocol::item_kind::resource_template;
       broadcast(self, *rt, protocol::list_changed_notification(c, rt->options->list_changed_metadata),
                 {protocol::list_changed_method(c.kind), by_uri ? c.key : std::string(),
                  std::string(protocol::to_string(c.op))},
                 trace, targets, listeners, mark_of(*rt->notifier_data, protocol::entry_place::list_change));
     },
-    [self, rt](updated_atom, std::string& uri, trace_context& trace) { announce_updated(self, *rt, uri, trace); },
+    [self, rt](updated_atom, std::string& uri, trace_context& trace) {
+      announce_updated(self, *rt, uri, trace);
+    },
     [self, rt](resync_atom, trace_context& trace) { resync(self, *rt, trace); },
     // The client ended the session on another node (HTTP DELETE): the copy
     // here ends too, and its requests in flight are answered so.
@@ -332,7 +333,8 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
       // The acknowledgement is the stream's first message: sent from here,
       // before this listener can be a target of any broadcast.
       auto ack = protocol::listen_acknowledgement(req.filter, json::parse(req.key));
-      if (!req.link.out->send(std::make_shared<const std::string>(jsonrpc::wire_text(ack)), routing{req.key, false})) {
+      if (!req.link.out->send(std::make_shared<const std::string>(jsonrpc::wire_text(ack)),
+                              routing{req.key, false})) {
         st.index.drop(lid);
         return jsonrpc::error{jsonrpc::code::internal_error, "connection gone", std::nullopt};
       }

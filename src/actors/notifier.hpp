@@ -40,7 +40,6 @@ struct notifier_state {
   std::size_t deliveries = 0;
 };
 
-notifier_actor::behavior_type change_notifier(notifier_actor::pointer self,
-                                              std::shared_ptr<runtime> rt);
+notifier_actor::behavior_type change_notifier(notifier_actor::pointer self, std::shared_ptr<runtime> rt);
 
 } // namespace cafmcp::actors

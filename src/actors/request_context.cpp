@@ -1,9 +1,9 @@
-#include "actors/request_context_impl.hpp"
-
 #include <atomic>
 #include <random>
 
 #include "cafmcp/json_rpc.hpp"
+
+#include "actors/request_context_impl.hpp"
 
 namespace cafmcp {
 
@@ -28,8 +28,7 @@ const std::string& ask_id_prefix() {
 
 request_context::impl::impl(actors::call c, std::chrono::milliseconds timeout)
   : call(std::move(c)), default_timeout(timeout) {
-  if (call.params.is_object() && call.params.contains("_meta")
-      && call.params["_meta"].is_object()) {
+  if (call.params.is_object() && call.params.contains("_meta") && call.params["_meta"].is_object()) {
     meta = call.params["_meta"];
     if (auto it = meta.find("progressToken");
         it != meta.end() && (it->is_string() || it->is_number_integer()))
@@ -100,7 +99,8 @@ void request_context::log(log_level level, json data, std::string logger) {
 
 bool request_context::cancelled() const { return impl_->call.cancelled->load(); }
 
-json request_context::request(std::string method, json params, std::optional<std::chrono::milliseconds> timeout) {
+json request_context::request(std::string method, json params,
+                              std::optional<std::chrono::milliseconds> timeout) {
   static std::atomic<std::uint64_t> next_id{0};
   auto& d = *impl_;
   if (d.call.env->stateless) {
@@ -128,8 +128,7 @@ json request_context::request(std::string method, json params, std::optional<std
   caf::anon_send(d.call.env->session, actors::ask_atom::value, d.call.key, std::move(ask));
   if (answer.wait_for(timeout.value_or(d.default_timeout)) != std::future_status::ready) {
     caf::anon_send(d.call.env->session, actors::forget_atom::value, id);
-    throw client_request_error(jsonrpc::code::internal_error,
-                               "client did not answer " + id + " in time");
+    throw client_request_error(jsonrpc::code::internal_error, "client did not answer " + id + " in time");
   }
   protocol::outcome out;
   try {
@@ -146,9 +145,7 @@ void request_context::release_stream() {
   caf::anon_send(impl_->call.env->session, actors::release_atom::value, impl_->call.key);
 }
 
-const json& request_context::client_capabilities() const {
-  return impl_->call.env->client_capabilities;
-}
+const json& request_context::client_capabilities() const { return impl_->call.env->client_capabilities; }
 void request_context::require_client_capability(std::string_view name) const {
   const auto& caps = impl_->call.env->client_capabilities;
   if (caps.is_object() && caps.contains(name))

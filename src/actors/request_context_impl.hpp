@@ -5,8 +5,9 @@
 #include <chrono>
 #include <optional>
 
-#include "actors/messages.hpp"
 #include "cafmcp/request_context.hpp"
+
+#include "actors/messages.hpp"
 
 namespace cafmcp {
 

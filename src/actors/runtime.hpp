@@ -32,7 +32,8 @@ struct runtime {
   std::atomic<std::size_t> draining_sessions{0};
   // Seals 2026-07-28 requestState: a random key per process, or the
   // cluster's secret, so that every node opens what another sealed.
-  const protocol::request_state_seal request_state = protocol::request_state_seal::for_secret(options->cluster.secret);
+  const protocol::request_state_seal request_state =
+    protocol::request_state_seal::for_secret(options->cluster.secret);
   // Set when clustered (options->cluster.url); its threads run from the
   // server's start to its end, and it outlives every actor.
   std::unique_ptr<cluster_node> cluster;

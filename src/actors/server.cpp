@@ -34,8 +34,9 @@ private:
 
 } // namespace
 
-std::shared_ptr<connection> server::impl::start_session(std::shared_ptr<outbound> out, std::string id, bool named,
-                                                       std::optional<protocol::session_record> adopted) {
+std::shared_ptr<connection> server::impl::start_session(std::shared_ptr<outbound> out, std::string id,
+                                                        bool named,
+                                                        std::optional<protocol::session_record> adopted) {
   auto handle = system->spawn(actors::session_behavior, rt, std::move(out), id, named, std::move(adopted));
   {
     std::lock_guard<std::mutex> guard(sessions_mtx);
@@ -72,10 +73,9 @@ std::future<bool> server::add_resource_template(resource_template t) {
   });
 }
 std::future<bool> server::remove_resource_template(std::string uri_template) {
-  return impl_->mutate("remove_resource_template",
-                       [u = std::move(uri_template)](protocol::registry& reg) {
-                         return protocol::remove_template(reg, u);
-                       });
+  return impl_->mutate("remove_resource_template", [u = std::move(uri_template)](protocol::registry& reg) {
+    return protocol::remove_template(reg, u);
+  });
 }
 std::future<bool> server::add_tool(tool t) {
   return impl_->mutate("add_tool", [t = std::move(t)](protocol::registry& reg) mutable {
@@ -83,9 +83,8 @@ std::future<bool> server::add_tool(tool t) {
   });
 }
 std::future<bool> server::remove_tool(std::string name) {
-  return impl_->mutate("remove_tool", [n = std::move(name)](protocol::registry& reg) {
-    return protocol::remove_tool(reg, n);
-  });
+  return impl_->mutate(
+    "remove_tool", [n = std::move(name)](protocol::registry& reg) { return protocol::remove_tool(reg, n); });
 }
 std::future<bool> server::add_prompt(prompt p) {
   return impl_->mutate("add_prompt", [p = std::move(p)](protocol::registry& reg) mutable {
@@ -99,8 +98,7 @@ std::future<bool> server::remove_prompt(std::string name) {
 }
 
 void server::resource_updated(std::string uri) {
-  caf::anon_send(impl_->rt->server(), actors::updated_atom::value, std::move(uri),
-                 actors::current_trace());
+  caf::anon_send(impl_->rt->server(), actors::updated_atom::value, std::move(uri), actors::current_trace());
 }
 
 std::shared_ptr<connection> server::connect(std::shared_ptr<outbound> out) {
@@ -162,15 +160,12 @@ server_health server::health() const {
   return {};
 }
 
-
 server_stats server::stats() {
   caf::scoped_actor self{*impl_->system};
   server_stats result;
   self->request(impl_->rt->notifier(), std::chrono::seconds(10), actors::stats_atom::value)
     .receive([&](server_stats& s) { result = s; },
-             [&](caf::error& e) {
-               throw std::runtime_error("stats: " + impl_->system->render(e));
-             });
+             [&](caf::error& e) { throw std::runtime_error("stats: " + impl_->system->render(e)); });
   if (auto& c = impl_->rt->cluster) {
     result.log_outbox = c->outbox();
     result.log_overflows = c->overflows();

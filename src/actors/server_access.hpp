@@ -3,6 +3,7 @@
 // (resource_store spawns an actor in its actor system) and the tests reach
 // the server's actors here. Not installed, so no user code depends on it.
 #include "cafmcp/server.hpp"
+
 #include "actors/server_impl.hpp"
 
 namespace cafmcp {

@@ -18,8 +18,7 @@ subscription_list subscriptions_of(const protocol::registry& reg, const std::vec
 
 } // namespace
 
-server_actor::behavior_type server_behavior(server_actor::pointer self,
-                                            std::shared_ptr<runtime> rt) {
+server_actor::behavior_type server_behavior(server_actor::pointer self, std::shared_ptr<runtime> rt) {
   return {
     [rt](init_atom, std::string& requested) -> json {
       return protocol::initialize_result(*rt->options, *rt->registry, requested);
@@ -69,7 +68,8 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
           r.list_change = std::move(effect.list_change);
           r.updated_uri = std::move(effect.updated_uri);
           r.trace = ctx;
-          rt->cluster->publish(std::move(r), m.done ? std::make_shared<settlement>(std::move(m.done), true) : nullptr);
+          rt->cluster->publish(std::move(r),
+                               m.done ? std::make_shared<settlement>(std::move(m.done), true) : nullptr);
           return;
         }
         auto notifier = rt->notifier();
@@ -80,7 +80,8 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
         // Whoever waits on the future wakes once these notifications are
         // out, and finds them sent if it then asks the notifier anything.
         if (m.done)
-          self->send(notifier, settle_atom::value, settlement_ptr(std::make_shared<settlement>(std::move(m.done), true)));
+          self->send(notifier, settle_atom::value,
+                     settlement_ptr(std::make_shared<settlement>(std::move(m.done), true)));
         return;
       }
       if (m.done)
@@ -128,7 +129,8 @@ server_actor::behavior_type server_behavior(server_actor::pointer self,
       // read back would only set it back for a moment.)
       if (r.session && r.session->record && !lc.own)
         self->send(notifier, restate_atom::value, r.session->id,
-                   subscriptions_of(*rt->registry, r.session->record->subscriptions), r.session->record->log_level);
+                   subscriptions_of(*rt->registry, r.session->record->subscriptions),
+                   r.session->record->log_level);
       if (r.session && !r.session->record && !lc.own) // ended there: its copy here ends
         self->send(notifier, close_atom::value, r.session->id);
       if (r.message)

@@ -7,7 +7,6 @@ namespace cafmcp::actors {
 
 struct runtime;
 
-server_actor::behavior_type server_behavior(server_actor::pointer self,
-                                            std::shared_ptr<runtime> rt);
+server_actor::behavior_type server_behavior(server_actor::pointer self, std::shared_ptr<runtime> rt);
 
 } // namespace cafmcp::actors

@@ -6,10 +6,11 @@
 #include <thread>
 #include <vector>
 
+#include "cafmcp/server.hpp"
+
 #include "actors/current_trace.hpp"
 #include "actors/runtime.hpp"
 #include "actors/supervisor.hpp"
-#include "cafmcp/server.hpp"
 
 namespace cafmcp {
 
@@ -64,9 +65,9 @@ struct server::impl {
     auto result = done->get_future();
     // If the server actor is between incarnations the message is dropped and
     // the promise with it: the future reports broken_promise, not success.
-    caf::anon_send(rt->server(), actors::mutate_atom::value,
-                   actors::mutation{std::move(what), std::move(apply), std::move(done),
-                                    actors::current_trace()});
+    caf::anon_send(
+      rt->server(), actors::mutate_atom::value,
+      actors::mutation{std::move(what), std::move(apply), std::move(done), actors::current_trace()});
     return result;
   }
 

@@ -4,10 +4,11 @@
 // are session_stateless.cpp's.
 #include "actors/session.hpp"
 
+#include "cafmcp/json_rpc.hpp"
+
 #include "actors/runtime.hpp"
 #include "actors/session_ops.hpp"
 #include "actors/worker.hpp"
-#include "cafmcp/json_rpc.hpp"
 #include "protocol/request_span.hpp"
 #include "protocol/stateless.hpp" // is_stateless_request: which path a request takes
 
@@ -112,12 +113,15 @@ void answer_after_record(self_ptr self, const jsonrpc::request_id& id, json resu
     return answer(self, id, std::move(result));
   protocol::log_record r;
   r.session = protocol::log_record::session_note{
-    st.id, protocol::session_record{st.env->protocol_version, st.env->client_capabilities, st.log_level->load(),
+    st.id, protocol::session_record{st.env->protocol_version,
+                                    st.env->client_capabilities,
+                                    st.log_level->load(),
                                     {st.subscriptions.begin(), st.subscriptions.end()}}};
   auto key = jsonrpc::to_key(id);
   end_span(self, key, result);
   auto text = std::make_shared<const std::string>(jsonrpc::serialize_result(id, result));
-  cluster->publish(std::move(r), std::make_shared<deferred_frame>(st.out, std::move(text), routing{key, true}));
+  cluster->publish(std::move(r),
+                   std::make_shared<deferred_frame>(st.out, std::move(text), routing{key, true}));
 }
 
 void fail(self_ptr self, const std::optional<jsonrpc::request_id>& id, jsonrpc::error err) {
@@ -178,19 +182,19 @@ void initialize(self_ptr self, const jsonrpc::request& req) {
       [self, id = req.id](caf::error& e) {
         self->state.phase = protocol::phase::awaiting_initialize;
         self->state.env.reset();
-        fail(self, id, error_of(jsonrpc::code::internal_error,
-                                "initialize failed: " + self->system().render(e)));
+        fail(self, id,
+             error_of(jsonrpc::code::internal_error, "initialize failed: " + self->system().render(e)));
       });
 }
 
 void set_level(self_ptr self, const jsonrpc::request& req) {
   const json* level = req.params && req.params->contains("level") ? &(*req.params)["level"] : nullptr;
-  auto parsed = level && level->is_string() ? parse_log_level(level->get<std::string>())
-                                            : std::nullopt;
+  auto parsed = level && level->is_string() ? parse_log_level(level->get<std::string>()) : std::nullopt;
   if (!parsed)
-    return fail(self, req.id, error_of(jsonrpc::code::invalid_params,
-                                       "logging/setLevel: level must be one of debug, info, "
-                                       "notice, warning, error, critical, alert, emergency"));
+    return fail(self, req.id,
+                error_of(jsonrpc::code::invalid_params,
+                         "logging/setLevel: level must be one of debug, info, "
+                         "notice, warning, error, critical, alert, emergency"));
   self->state.log_level->store(static_cast<int>(*parsed));
   answer_after_record(self, req.id, json::object());
 }
@@ -204,8 +208,9 @@ const std::string* uri_param(const jsonrpc::request& req) {
 void subscribe(self_ptr self, const jsonrpc::request& req, bool on) {
   const auto& opts = *self->state.rt->options;
   if (!opts.subscriptions)
-    return fail(self, req.id, error_of(jsonrpc::code::method_not_found,
-                                       "This server does not offer resource subscriptions"));
+    return fail(
+      self, req.id,
+      error_of(jsonrpc::code::method_not_found, "This server does not offer resource subscriptions"));
   auto uri = uri_param(req);
   if (!uri)
     return fail(self, req.id, error_of(jsonrpc::code::invalid_params, req.method + " requires a string uri"));
@@ -228,9 +233,9 @@ void subscribe(self_ptr self, const jsonrpc::request& req, bool on) {
     return;
   }
   if (opts.subscribable && !opts.subscribable(*uri))
-    return fail(self, req.id, error_of(jsonrpc::code::invalid_params,
-                                       "Resource " + *uri + " is not subscribable on this server",
-                                       json{{"uri", *uri}}));
+    return fail(self, req.id,
+                error_of(jsonrpc::code::invalid_params,
+                         "Resource " + *uri + " is not subscribable on this server", json{{"uri", *uri}}));
   self->request(current_server(self), ask_timeout, sub_atom::value, handle_of(self), *uri)
     .then(reply, broken);
 }
@@ -239,10 +244,10 @@ void forward(self_ptr self, jsonrpc::request& req, const std::string& key,
              std::shared_ptr<const session_env> env, json request_state) {
   auto& st = self->state;
   if (st.calls.size() >= st.rt->options->max_concurrent_calls_per_session)
-    return fail(self, req.id, error_of(jsonrpc::code::internal_error,
-                                       "Too many concurrent requests on this session (limit "
-                                         + std::to_string(st.rt->options->max_concurrent_calls_per_session)
-                                         + ")"));
+    return fail(self, req.id,
+                error_of(jsonrpc::code::internal_error,
+                         "Too many concurrent requests on this session (limit "
+                           + std::to_string(st.rt->options->max_concurrent_calls_per_session) + ")"));
   auto flag = std::make_shared<std::atomic<bool>>(false);
   st.calls.emplace(key, flag);
   // Workers (and the mutations their handlers make) continue this trace.
@@ -251,8 +256,13 @@ void forward(self_ptr self, jsonrpc::request& req, const std::string& key,
     trace = it->second->context();
   else
     trace = protocol::trace_context_from_meta(req.params.value_or(json::object()));
-  call c{key, std::move(req.method), req.params.value_or(json::object()), std::move(env), flag,
-         std::move(trace), std::move(request_state)};
+  call c{key,
+         std::move(req.method),
+         req.params.value_or(json::object()),
+         std::move(env),
+         flag,
+         std::move(trace),
+         std::move(request_state)};
   self->send(current_server(self), rpc_atom::value, std::move(c));
 }
 
@@ -260,8 +270,8 @@ void on_request(self_ptr self, jsonrpc::request& req) {
   auto& st = self->state;
   auto key = jsonrpc::to_key(req.id);
   if (st.calls.count(key))
-    return fail(self, req.id, error_of(jsonrpc::code::invalid_request,
-                                       "Request id " + key + " is already in use"));
+    return fail(self, req.id,
+                error_of(jsonrpc::code::invalid_request, "Request id " + key + " is already in use"));
   if (auto* t = st.rt->tracing())
     if (auto s = protocol::start_request_span(
           t, req, {st.id, st.env ? st.env->protocol_version : std::string(), st.out->network_transport()}))
@@ -298,8 +308,8 @@ void on_notification(self_ptr self, const jsonrpc::notification& n) {
       return;
     const auto& rid = (*n.params)["requestId"];
     if (!rid.is_number_integer() && !rid.is_string())
-      return; // invalid cancellations are ignored, as the spec asks
-    auto key = rid.dump(); // the same text jsonrpc::to_key gives
+      return;                    // invalid cancellations are ignored, as the spec asks
+    auto key = rid.dump();       // the same text jsonrpc::to_key gives
     if (st.listens.erase(key)) { // a listen stream ends (stdio's way to close it)
       self->send(st.rt->notifier(), unlisten_atom::value, handle_of(self), key);
       st.stateless.erase(key);
@@ -408,7 +418,8 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
     st.init_answered = true;
     st.subscriptions.insert(adopted->subscriptions.begin(), adopted->subscriptions.end());
     // Through the server actor, which knows which subscriptions are to templates.
-    self->send(current_server(self), adopt_atom::value, session_link{handle_of(self), out, id}, std::move(*adopted));
+    self->send(current_server(self), adopt_atom::value, session_link{handle_of(self), out, id},
+               std::move(*adopted));
   }
   current_server(self);
   // The server actor died with our requests: answer them rather than
@@ -445,8 +456,8 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
       if (!st.calls.count(c.key))
         return; // cancelled (or the session ended) before it ran
       auto key = c.key;
-      auto out = run_call(st.rt->request_state, st.rt->options->client_request_timeout, job,
-                          std::move(c), true);
+      auto out =
+        run_call(st.rt->request_state, st.rt->options->client_request_timeout, job, std::move(c), true);
       // Through the mailbox, behind the progress and log messages the
       // handler sent: the client sees them before the result.
       self->send(self, reply_atom::value, std::move(key), std::move(out));
@@ -476,8 +487,8 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
     },
     [self](forget_atom, std::string& ask_id) {
       if (self->state.asks.erase(ask_id))
-        send_unrelated(self, jsonrpc::notification_message(
-                               "notifications/cancelled", {{"requestId", ask_id}, {"reason", "timed out"}}));
+        send_unrelated(self, jsonrpc::notification_message("notifications/cancelled",
+                                                           {{"requestId", ask_id}, {"reason", "timed out"}}));
     },
   };
 }

@@ -54,8 +54,8 @@ struct session_state {
 /// `named`: `id` is the transport's (HTTP's Mcp-Session-Id). `adopted`: a
 /// session another node of the cluster started, resumed here from its record.
 session_actor::behavior_type session_behavior(session_actor::stateful_pointer<session_state> self,
-                                              std::shared_ptr<runtime> rt,
-                                              std::shared_ptr<outbound> out, std::string id, bool named,
+                                              std::shared_ptr<runtime> rt, std::shared_ptr<outbound> out,
+                                              std::string id, bool named,
                                               std::optional<protocol::session_record> adopted);
 
 } // namespace cafmcp::actors

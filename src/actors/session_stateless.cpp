@@ -2,9 +2,10 @@
 // facts come from its `_meta`, answers take that revision's shape, and a
 // subscriptions/listen stream stays open as long as its request. The
 // 2025-11-25 lifecycle (initialize, subscriptions, log level) is session.cpp's.
+#include "cafmcp/protocol_version.hpp"
+
 #include "actors/runtime.hpp"
 #include "actors/session_ops.hpp"
-#include "cafmcp/protocol_version.hpp"
 #include "protocol/stateless.hpp"
 
 namespace cafmcp::actors::session_ops {
@@ -39,8 +40,9 @@ void listen(self_ptr self, const jsonrpc::request& req, const std::string& key) 
   else if (opts.subscribable)
     std::erase_if(filter.uris, [&](const std::string& u) { return !opts.subscribable(u); });
   st.listens.insert(key);
-  self->request(st.rt->notifier(), ask_timeout, listen_atom::value,
-                listen_request{session_link{handle_of(self), st.out, st.id}, key, std::move(filter)})
+  self
+    ->request(st.rt->notifier(), ask_timeout, listen_atom::value,
+              listen_request{session_link{handle_of(self), st.out, st.id}, key, std::move(filter)})
     .then(
       [self, id = req.id, key](protocol::outcome& out) {
         if (auto* err = std::get_if<jsonrpc::error>(&out)) {
@@ -63,9 +65,10 @@ void serve_stateless(self_ptr self, jsonrpc::request& req, const std::string& ke
   if (auto* err = std::get_if<jsonrpc::error>(&meta))
     return fail(self, req.id, *err);
   if (protocol::removed_in_stateless(req.method))
-    return fail(self, req.id, error_of(jsonrpc::code::method_not_found,
-                                       "Method not found: " + req.method + " is not part of protocol "
-                                         + std::string(stateless_protocol_version)));
+    return fail(self, req.id,
+                error_of(jsonrpc::code::method_not_found, "Method not found: " + req.method
+                                                            + " is not part of protocol "
+                                                            + std::string(stateless_protocol_version)));
   if (req.method == "subscriptions/listen")
     return listen(self, req, key);
   auto& m = std::get<protocol::request_meta>(meta);
@@ -75,16 +78,17 @@ void serve_stateless(self_ptr self, jsonrpc::request& req, const std::string& ke
   env->protocol_version = m.protocol_version;
   env->client_capabilities = std::move(m.client_capabilities);
   // No `_meta` log level: no log messages at all.
-  env->log_level = std::make_shared<std::atomic<int>>(
-    m.level ? static_cast<int>(*m.level) : static_cast<int>(log_level::emergency) + 1);
+  env->log_level = std::make_shared<std::atomic<int>>(m.level ? static_cast<int>(*m.level)
+                                                              : static_cast<int>(log_level::emergency) + 1);
   env->stateless = true;
   json state;
   if (auto it = params.find("requestState"); it != params.end()) {
     auto opened = it->is_string() ? st.rt->request_state.open(it->get<std::string>()) : std::nullopt;
     if (!opened)
-      return fail(self, req.id, error_of(jsonrpc::code::invalid_params,
-                                         "requestState integrity check failed: it was not issued "
-                                         "by this server or was altered"));
+      return fail(self, req.id,
+                  error_of(jsonrpc::code::invalid_params,
+                           "requestState integrity check failed: it was not issued "
+                           "by this server or was altered"));
     state = std::move(*opened);
   }
   forward(self, req, key, std::move(env), std::move(state));

@@ -64,8 +64,7 @@ caf::behavior supervisor(caf::event_based_actor* self, std::shared_ptr<runtime> 
       return;
     }
     std::fprintf(stderr, "cafmcp: supervisor: %s exited (%s); restarting\n",
-                 is_server ? "server actor" : "change notifier",
-                 self->system().render(em.reason).c_str());
+                 is_server ? "server actor" : "change notifier", self->system().render(em.reason).c_str());
     if (is_server) {
       start_server();
       ++rt->server_restarts;

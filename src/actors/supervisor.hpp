@@ -11,13 +11,13 @@
 #include <caf/fwd.hpp>
 
 #include "cafmcp/server_options.hpp"
+
 #include "actors/runtime.hpp"
 
 namespace cafmcp::actors {
 
 using supervisor_limits = server_options::supervision_limits;
 
-caf::behavior supervisor(caf::event_based_actor* self, std::shared_ptr<runtime> rt,
-                         supervisor_limits limits);
+caf::behavior supervisor(caf::event_based_actor* self, std::shared_ptr<runtime> rt, supervisor_limits limits);
 
 } // namespace cafmcp::actors

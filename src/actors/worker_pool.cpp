@@ -55,7 +55,7 @@ void worker_pool::run(std::function<void()> call) {
   std::unique_lock<std::mutex> lock(st_->m);
   st_->calls.push_back(std::move(call));
   if (st_->idle >= st_->calls.size()) { // an idle thread is free to take it
-    lock.unlock(); // woken, it takes the lock at once: not while we hold it
+    lock.unlock();                      // woken, it takes the lock at once: not while we hold it
     st_->wake.notify_one();
     return;
   }

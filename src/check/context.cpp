@@ -1,11 +1,12 @@
 #include "check/context.hpp"
-#include "check/shape.hpp"
 
 #include <algorithm>
 
 #include <unistd.h>
 
 #include "cafmcp/stdio_client_transport.hpp"
+
+#include "check/shape.hpp"
 
 namespace cafmcp::check {
 
@@ -64,7 +65,8 @@ void context::set_primary(std::unique_ptr<probe> p, json capabilities) {
 }
 
 bool context::declares(const std::string& kind, const std::string& flag) const {
-  return caps_.contains(kind) && caps_[kind].is_object() && caps_[kind].value(flag, json(false)) == json(true);
+  return caps_.contains(kind) && caps_[kind].is_object()
+         && caps_[kind].value(flag, json(false)) == json(true);
 }
 
 std::string context::unique(const std::string& stem) {

@@ -4,26 +4,32 @@
 namespace cafmcp::check {
 
 bool connect_primary(context& ctx) {
-  const std::string id = "capabilities.declared", title = "the server declares its capabilities at initialize";
+  const std::string id = "capabilities.declared",
+                    title = "the server declares its capabilities at initialize";
   try {
     auto p = ctx.open_probe();
     auto init = p->initialize(ctx.opts.timeout);
     p->send_initialized();
     if (p->http() && !p->stream()->wait_get_stream(ctx.opts.timeout))
-      ctx.record("transport.get-stream", "the GET stream for server messages opens", spec::sessions, verdict::info,
-                 "the server offers no GET stream: notifications unrelated to a request cannot reach this client");
+      ctx.record(
+        "transport.get-stream", "the GET stream for server messages opens", spec::sessions, verdict::info,
+        "the server offers no GET stream: notifications unrelated to a request cannot reach this client");
     json caps = init.value("capabilities", json());
     if (!caps.is_object()) {
-      ctx.record(id, title, spec::capabilities, verdict::fail, "InitializeResult.capabilities is not an object");
+      ctx.record(id, title, spec::capabilities, verdict::fail,
+                 "InitializeResult.capabilities is not an object");
       ctx.set_primary(std::move(p), json::object());
       return true;
     }
     std::string flags, wrong;
     if (!init.contains("protocolVersion") || !init["protocolVersion"].is_string())
       wrong += "protocolVersion is not a string; ";
-    for (auto [kind, flag] : {std::pair{"tools", "listChanged"}, {"prompts", "listChanged"},
-                              {"resources", "listChanged"}, {"resources", "subscribe"}}) {
-      bool on = caps.contains(kind) && caps[kind].is_object() && caps[kind].value(flag, json(false)) == json(true);
+    for (auto [kind, flag] : {std::pair{"tools", "listChanged"},
+                              {"prompts", "listChanged"},
+                              {"resources", "listChanged"},
+                              {"resources", "subscribe"}}) {
+      bool on =
+        caps.contains(kind) && caps[kind].is_object() && caps[kind].value(flag, json(false)) == json(true);
       flags += std::string(kind) + "." + flag + "=" + (on ? "true" : "false") + " ";
       if (caps.contains(kind) && !caps[kind].is_object())
         wrong += "capabilities." + std::string(kind) + " is not an object; ";
@@ -46,9 +52,11 @@ bool connect_primary(context& ctx) {
 void check_nothing_before_initialized(context& ctx) {
   const std::string id = "lifecycle.nothing-before-initialized";
   const std::string title = "no change notification before the client's notifications/initialized";
-  auto& tool = ctx.opts.mutations.add_tool.empty() ? ctx.opts.mutations.add_prompt : ctx.opts.mutations.add_tool;
+  auto& tool =
+    ctx.opts.mutations.add_tool.empty() ? ctx.opts.mutations.add_prompt : ctx.opts.mutations.add_tool;
   if (tool.empty())
-    return ctx.record(id, title, spec::initialized, verdict::skip, "no add_tool or add_prompt mutation configured");
+    return ctx.record(id, title, spec::initialized, verdict::skip,
+                      "no add_tool or add_prompt mutation configured");
   try {
     auto fresh = ctx.open_probe();
     fresh->initialize(ctx.opts.timeout);
@@ -76,8 +84,9 @@ void check_nothing_before_initialized(context& ctx) {
     ctx.collect(*fresh);
     fresh.reset();
     if (driver == &ctx.primary() && !err) // clean up, and keep the primary's view honest
-      ctx.mutate(ctx.primary(), tool == ctx.opts.mutations.add_tool ? ctx.opts.mutations.remove_tool
-                                                                     : ctx.opts.mutations.remove_prompt,
+      ctx.mutate(ctx.primary(),
+                 tool == ctx.opts.mutations.add_tool ? ctx.opts.mutations.remove_tool
+                                                     : ctx.opts.mutations.remove_prompt,
                  {{"name", name}});
     if (!none) {
       std::string what;

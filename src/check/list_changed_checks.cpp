@@ -41,17 +41,23 @@ void judge(context& ctx, const std::string& kind, const char* section, const ste
 void check_list_changed(context& ctx) {
   auto& m = ctx.opts.mutations;
   auto tool = ctx.unique("tool");
-  for (auto& s : {step{"added", "an add", m.add_tool, {{"name", tool}}}, step{"updated", "a descriptor update", m.update_tool, {{"name", tool}}},
+  for (auto& s : {step{"added", "an add", m.add_tool, {{"name", tool}}},
+                  step{"updated", "a descriptor update", m.update_tool, {{"name", tool}}},
                   step{"removed", "a removal", m.remove_tool, {{"name", tool}}}})
     judge(ctx, "tools", spec::tools_list_changed, s);
   auto prompt = ctx.unique("prompt");
-  for (auto& s : {step{"added", "an add", m.add_prompt, {{"name", prompt}}}, step{"updated", "a descriptor update", m.update_prompt, {{"name", prompt}}},
+  for (auto& s : {step{"added", "an add", m.add_prompt, {{"name", prompt}}},
+                  step{"updated", "a descriptor update", m.update_prompt, {{"name", prompt}}},
                   step{"removed", "a removal", m.remove_prompt, {{"name", prompt}}}})
     judge(ctx, "prompts", spec::prompts_list_changed, s);
   auto uri = ctx.unique_uri("resource");
-  for (auto& s : {step{"added", "an add", m.add_resource, {{"uri", uri}, {"name", "check resource"}, {"text", "v1"}}},
-                  step{"updated", "a descriptor update", m.update_resource, {{"uri", uri}, {"name", "check resource, renamed"}}},
-                  step{"removed", "a removal", m.remove_resource, {{"uri", uri}}}})
+  for (auto& s :
+       {step{"added", "an add", m.add_resource, {{"uri", uri}, {"name", "check resource"}, {"text", "v1"}}},
+        step{"updated",
+             "a descriptor update",
+             m.update_resource,
+             {{"uri", uri}, {"name", "check resource, renamed"}}},
+        step{"removed", "a removal", m.remove_resource, {{"uri", uri}}}})
     judge(ctx, "resources", spec::resources_list_changed, s);
 }
 

@@ -2,10 +2,10 @@
 // (stdio: one process; HTTP: one POST per request, each listen its own SSE
 // stream) carries several listeners at once; what reaches each is told
 // apart by the subscription id stamped into every notification's _meta.
+#include <algorithm>
+
 #include "check/checks.hpp"
 #include "check/shape.hpp"
-
-#include <algorithm>
 
 namespace cafmcp::check {
 namespace {
@@ -49,16 +49,30 @@ struct listener {
 } // namespace
 
 void check_stateless(context& ctx) {
-  const std::string discover_id = "v2026.discover", discover_title = "server/discover names 2026-07-28 among the versions it serves";
-  const std::string ack_id = "v2026.listen.acknowledged", ack_title = "subscriptions/listen is acknowledged first, stamped with its id, listing what is honoured";
-  const std::string only_id = "v2026.listen.updated-only-its-uris", only_title = "notifications/resources/updated reaches only the listener that named the uri, stamped with its id";
-  const std::string opt_id = "v2026.listen.list-changed-opt-in", opt_title = "tools list_changed reaches only the listener that opted in";
-  const std::string stamp_id = "v2026.listen.every-notification-stamped", stamp_title = "every notification on a listen stream carries its subscription id";
-  const std::string cancel_id = "v2026.listen.cancel-stops", cancel_title = "once a listen is cancelled (stdio) or its stream closed (HTTP), nothing more for it";
-  const std::string nf_id = "v2026.resource-not-found", nf_title = "reading an unknown resource is -32602 in 2026-07-28";
+  const std::string discover_id = "v2026.discover",
+                    discover_title = "server/discover names 2026-07-28 among the versions it serves";
+  const std::string
+    ack_id = "v2026.listen.acknowledged",
+    ack_title = "subscriptions/listen is acknowledged first, stamped with its id, listing what is honoured";
+  const std::string
+    only_id = "v2026.listen.updated-only-its-uris",
+    only_title =
+      "notifications/resources/updated reaches only the listener that named the uri, stamped with its id";
+  const std::string opt_id = "v2026.listen.list-changed-opt-in",
+                    opt_title = "tools list_changed reaches only the listener that opted in";
+  const std::string stamp_id = "v2026.listen.every-notification-stamped",
+                    stamp_title = "every notification on a listen stream carries its subscription id";
+  const std::string cancel_id = "v2026.listen.cancel-stops",
+                    cancel_title =
+                      "once a listen is cancelled (stdio) or its stream closed (HTTP), nothing more for it";
+  const std::string nf_id = "v2026.resource-not-found",
+                    nf_title = "reading an unknown resource is -32602 in 2026-07-28";
   const auto& m = ctx.opts.mutations;
-  std::vector<std::pair<std::string, std::string>> listen_checks = {
-    {ack_id, ack_title}, {only_id, only_title}, {opt_id, opt_title}, {stamp_id, stamp_title}, {cancel_id, cancel_title}};
+  std::vector<std::pair<std::string, std::string>> listen_checks = {{ack_id, ack_title},
+                                                                    {only_id, only_title},
+                                                                    {opt_id, opt_title},
+                                                                    {stamp_id, stamp_title},
+                                                                    {cancel_id, cancel_title}};
   auto skip_listen = [&](const std::string& why) {
     for (auto& [id, title] : listen_checks)
       ctx.record(id, title, spec::listen, verdict::skip, why);
@@ -69,12 +83,15 @@ void check_stateless(context& ctx) {
     p = ctx.open_stateless_probe();
     p->go_stateless(version_2026, stateless_meta());
     auto res = p->request("server/discover", json::object(), ctx.opts.timeout);
-    auto versions = res.contains("result") ? res["result"].value("supportedVersions", json::array()) : json::array();
-    bool named = versions.is_array() && std::find(versions.begin(), versions.end(), json(version_2026)) != versions.end();
+    auto versions =
+      res.contains("result") ? res["result"].value("supportedVersions", json::array()) : json::array();
+    bool named = versions.is_array()
+                 && std::find(versions.begin(), versions.end(), json(version_2026)) != versions.end();
     ctx.record(discover_id, discover_title, spec::discover, named ? verdict::pass : verdict::fail,
                named ? "supportedVersions " + versions.dump() : "answer: " + res.dump());
     if (!named) {
-      ctx.record(nf_id, nf_title, spec::stateless_errors, verdict::skip, "the server does not serve 2026-07-28");
+      ctx.record(nf_id, nf_title, spec::stateless_errors, verdict::skip,
+                 "the server does not serve 2026-07-28");
       return skip_listen("the server does not serve 2026-07-28");
     }
     auto nf = p->request("resources/read", {{"uri", ctx.unique_uri("never-added")}}, ctx.opts.timeout);
@@ -113,16 +130,20 @@ void check_stateless(context& ctx) {
         continue;
       }
       auto mine = p->notifications(l->from);
-      auto first = std::find_if(mine.begin(), mine.end(), [&](const json& n) { return subscription_of(n) == l->id; });
+      auto first =
+        std::find_if(mine.begin(), mine.end(), [&](const json& n) { return subscription_of(n) == l->id; });
       if (first == mine.end() || member_or(*first, "method", "") != acknowledged) {
         acked = false;
-        ack_detail += "listen " + l->id.dump() + " got " + (first == mine.end() ? "nothing" : first->dump()) + " first; ";
+        ack_detail +=
+          "listen " + l->id.dump() + " got " + (first == mine.end() ? "nothing" : first->dump()) + " first; ";
       }
     }
     auto ack = p->notifications(on_uri.from);
     auto a = std::find_if(ack.begin(), ack.end(), for_listener(on_uri.id, acknowledged));
-    bool lists_uri = a != ack.end() && (*a)["params"].value("notifications", json::object())
-                                              .value("resourceSubscriptions", json::array()) == json::array({watched});
+    bool lists_uri =
+      a != ack.end()
+      && (*a)["params"].value("notifications", json::object()).value("resourceSubscriptions", json::array())
+           == json::array({watched});
     if (acked && !lists_uri) {
       acked = false;
       ack_detail += "the acknowledgement does not list the uri asked for";
@@ -134,29 +155,35 @@ void check_stateless(context& ctx) {
     auto before = p->mark();
     if (auto err = ctx.mutate(*p, m.update_resource, {{"uri", watched}, {"text", "v2"}}))
       throw probe_error("update_resource failed: " + *err);
-    bool got = p->wait_notifications(for_listener(on_uri.id, "notifications/resources/updated", watched), 1, before,
-                                     ctx.opts.timeout);
+    bool got = p->wait_notifications(for_listener(on_uri.id, "notifications/resources/updated", watched), 1,
+                                     before, ctx.opts.timeout);
     bool leaked = p->wait_notifications(
       [&](const json& n) {
-        return member_or(n, "method", "") == "notifications/resources/updated" && subscription_of(n) != on_uri.id;
+        return member_or(n, "method", "") == "notifications/resources/updated"
+               && subscription_of(n) != on_uri.id;
       },
       1, before, ctx.opts.quiet);
     ctx.record(only_id, only_title, spec::listen, got && !leaked ? verdict::pass : verdict::fail,
-               !got ? "the listener on the uri heard nothing" : leaked ? "another listener got it too" : "");
+               !got     ? "the listener on the uri heard nothing"
+               : leaked ? "another listener got it too"
+                        : "");
 
     // tools list_changed: only the listener that opted in.
     before = p->mark();
     if (auto err = ctx.mutate(*p, m.add_tool, {{"name", ctx.unique("listened-tool")}}))
       throw probe_error("add_tool failed: " + *err);
-    bool tools_got = p->wait_notifications(for_listener(on_tools.id, "notifications/tools/list_changed"), 1, before,
-                                           ctx.opts.timeout);
+    bool tools_got = p->wait_notifications(for_listener(on_tools.id, "notifications/tools/list_changed"), 1,
+                                           before, ctx.opts.timeout);
     bool tools_leaked = p->wait_notifications(
       [&](const json& n) {
-        return member_or(n, "method", "") == "notifications/tools/list_changed" && subscription_of(n) != on_tools.id;
+        return member_or(n, "method", "") == "notifications/tools/list_changed"
+               && subscription_of(n) != on_tools.id;
       },
       1, before, ctx.opts.quiet);
     ctx.record(opt_id, opt_title, spec::listen, tools_got && !tools_leaked ? verdict::pass : verdict::fail,
-               !tools_got ? "the opted-in listener heard nothing" : tools_leaked ? "a listener that did not opt in got it" : "");
+               !tools_got     ? "the opted-in listener heard nothing"
+               : tools_leaked ? "a listener that did not opt in got it"
+                              : "");
 
     // Cancel the uri listener: a further update reaches nobody.
     // Over HTTP a listen ends with its stream; over stdio by cancelling it.
@@ -167,8 +194,8 @@ void check_stateless(context& ctx) {
     before = p->mark();
     if (auto err = ctx.mutate(*p, m.update_resource, {{"uri", watched}, {"text", "v3"}}))
       throw probe_error("update_resource failed: " + *err);
-    bool after_cancel = p->wait_notifications(for_listener(on_uri.id, "notifications/resources/updated"), 1, before,
-                                              ctx.opts.quiet);
+    bool after_cancel = p->wait_notifications(for_listener(on_uri.id, "notifications/resources/updated"), 1,
+                                              before, ctx.opts.quiet);
     ctx.record(cancel_id, cancel_title, spec::listen, after_cancel ? verdict::fail : verdict::pass,
                after_cancel ? "an update still arrived for the cancelled listener" : "");
 
@@ -178,7 +205,8 @@ void check_stateless(context& ctx) {
       ++total;
       unstamped += subscription_of(n).is_null() ? 1 : 0;
     }
-    ctx.record(stamp_id, stamp_title, spec::listen, unstamped == 0 && total > 0 ? verdict::pass : verdict::fail,
+    ctx.record(stamp_id, stamp_title, spec::listen,
+               unstamped == 0 && total > 0 ? verdict::pass : verdict::fail,
                std::to_string(total - unstamped) + " of " + std::to_string(total) + " notifications stamped");
   } catch (const std::exception& e) {
     for (auto& [id, title] : listen_checks)

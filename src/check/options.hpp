@@ -27,7 +27,7 @@ struct mutation_tools {
 
 struct options {
   std::vector<std::string> stdio_command; // spawn this server (one process per session)...
-  std::string url;                         // ...or speak Streamable HTTP to this endpoint
+  std::string url;                        // ...or speak Streamable HTTP to this endpoint
   std::map<std::string, std::string> headers;
   mutation_tools mutations;
   /// How long an expected notification (or a response) may take.

@@ -1,8 +1,9 @@
 #include "check/probe.hpp"
-#include "check/shape.hpp"
 
 #include "cafmcp/client.hpp" // client_error_code
 #include "cafmcp/json_rpc.hpp"
+
+#include "check/shape.hpp"
 
 namespace cafmcp::check {
 
@@ -48,8 +49,8 @@ void probe::on_message(std::string text) {
   // A server->client request: answer it so the server never waits on us.
   if (m.is_object() && m.contains("method") && m.contains("id")) {
     auto reply = m["method"] == "ping" ? jsonrpc::result_message(m["id"], json::object())
-                                        : jsonrpc::error_message(m["id"], jsonrpc::code::method_not_found,
-                                                                 "cafmcp-check does not serve this request");
+                                       : jsonrpc::error_message(m["id"], jsonrpc::code::method_not_found,
+                                                                "cafmcp-check does not serve this request");
     transport_->send(jsonrpc::wire_text(reply));
   }
   std::lock_guard<std::mutex> g(mtx_);
@@ -110,8 +111,9 @@ json probe::start_request(const std::string& method, json params) {
     if (closed_)
       throw probe_error(method + ": the connection closed: " + *closed_);
     // Its answer comes when the stream ends, if ever: nobody waits for it.
-    text = rpc_.start(method, with_meta(std::move(params), request_meta_),
-                      client_core::steady::now() + std::chrono::hours(24), [](json, std::optional<rpc_failure>) {}, &id);
+    text = rpc_.start(
+      method, with_meta(std::move(params), request_meta_),
+      client_core::steady::now() + std::chrono::hours(24), [](json, std::optional<rpc_failure>) {}, &id);
     if (!text)
       throw probe_error(method + ": too many requests in flight");
   }
@@ -139,22 +141,23 @@ json probe::request(const std::string& method, json params, ms timeout) {
     std::lock_guard<std::mutex> g(mtx_);
     if (closed_)
       throw probe_error(method + ": the connection closed: " + *closed_);
-    text = rpc_.start(method, with_meta(std::move(params), request_meta_), client_core::steady::now() + timeout,
-                      [this, out](json result, std::optional<rpc_failure> failure) {
-                        out->done = true;
-                        if (failure && failing_locally_) {
-                          out->local_failure = failure->message;
-                          return;
-                        }
-                        // As the server sent it (data null when it sent none).
-                        if (failure) {
-                          out->response = jsonrpc::error_message(out->id, failure->code, failure->message);
-                          out->response["error"]["data"] = failure->data;
-                        } else {
-                          out->response = jsonrpc::result_message(out->id, std::move(result));
-                        }
-                      },
-                      &out->id);
+    text = rpc_.start(
+      method, with_meta(std::move(params), request_meta_), client_core::steady::now() + timeout,
+      [this, out](json result, std::optional<rpc_failure> failure) {
+        out->done = true;
+        if (failure && failing_locally_) {
+          out->local_failure = failure->message;
+          return;
+        }
+        // As the server sent it (data null when it sent none).
+        if (failure) {
+          out->response = jsonrpc::error_message(out->id, failure->code, failure->message);
+          out->response["error"]["data"] = failure->data;
+        } else {
+          out->response = jsonrpc::result_message(out->id, std::move(result));
+        }
+      },
+      &out->id);
     if (!text)
       throw probe_error(method + ": too many requests in flight");
   }

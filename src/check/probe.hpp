@@ -16,9 +16,10 @@
 
 #include "cafmcp/client_transport.hpp"
 #include "cafmcp/http_client_transport.hpp"
-#include "client_transport/http_stream_control.hpp"
 #include "cafmcp/json.hpp"
+
 #include "client/rpc_channel.hpp"
+#include "client_transport/http_stream_control.hpp"
 
 namespace cafmcp::check {
 

@@ -6,10 +6,10 @@ namespace cafmcp::check {
 
 std::string_view to_string(verdict v) {
   switch (v) {
-  case verdict::pass: return "PASS";
-  case verdict::fail: return "FAIL";
-  case verdict::skip: return "SKIP";
-  case verdict::info: return "INFO";
+    case verdict::pass: return "PASS";
+    case verdict::fail: return "FAIL";
+    case verdict::skip: return "SKIP";
+    case verdict::info: return "INFO";
   }
   return "?";
 }
@@ -47,9 +47,9 @@ std::string report::to_text(const std::string& target, const std::string& transp
     if (!r.detail.empty())
       out += "      " + r.detail + "\n";
   }
-  out += "\n" + std::to_string(count(verdict::pass)) + " passed, " + std::to_string(count(verdict::fail)) +
-         " failed, " + std::to_string(count(verdict::skip)) + " skipped, " + std::to_string(count(verdict::info)) +
-         " info\n";
+  out += "\n" + std::to_string(count(verdict::pass)) + " passed, " + std::to_string(count(verdict::fail))
+         + " failed, " + std::to_string(count(verdict::skip)) + " skipped, "
+         + std::to_string(count(verdict::info)) + " info\n";
   return out;
 }
 

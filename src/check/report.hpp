@@ -12,9 +12,9 @@ enum class verdict { pass, fail, skip, info };
 std::string_view to_string(verdict v); // "PASS", "FAIL", "SKIP", "INFO"
 
 struct check_result {
-  std::string id;     // stable, e.g. "tools.list_changed.added"
-  std::string title;  // what is checked, in words
-  std::string spec;   // the section it rests on
+  std::string id;    // stable, e.g. "tools.list_changed.added"
+  std::string title; // what is checked, in words
+  std::string spec;  // the section it rests on
   verdict outcome = verdict::skip;
   std::string detail; // why (always set for FAIL and SKIP)
 };

@@ -41,8 +41,8 @@ void check_session_isolation(context& ctx) {
     if (subscribe) {
       ctx.mutate(primary, m.update_resource, {{"uri", uri}, {"text", "after the others left"}});
       auto updated = [&uri](const json& n) {
-        return member_or(n, "method", "") == "notifications/resources/updated" && n.contains("params") &&
-               n["params"].is_object() && member_or(n["params"], "uri", "") == uri;
+        return member_or(n, "method", "") == "notifications/resources/updated" && n.contains("params")
+               && n["params"].is_object() && member_or(n["params"], "uri", "") == uri;
       };
       if (!survivor->wait_notifications(updated, 1, from_survivor, ctx.opts.timeout))
         problems += "the subscribed session got no notifications/resources/updated; ";
@@ -69,9 +69,11 @@ void check_session_isolation(context& ctx) {
 // reconnecting with Last-Event-ID each missed notification must arrive once.
 void check_resumption(context& ctx) {
   const std::string id = "streams.resumption-replays-missed";
-  const std::string title = "after a dropped GET stream, resuming with Last-Event-ID replays what was missed, once";
+  const std::string title =
+    "after a dropped GET stream, resuming with Last-Event-ID replays what was missed, once";
   if (!ctx.is_http())
-    return ctx.record(id, title, spec::resumability, verdict::skip, "stdio has no streams to resume: HTTP only");
+    return ctx.record(id, title, spec::resumability, verdict::skip,
+                      "stdio has no streams to resume: HTTP only");
   auto& m = ctx.opts.mutations;
   // The first kind whose changes the server announces.
   std::string kind, add, remove;
@@ -80,7 +82,8 @@ void check_resumption(context& ctx) {
   else if (ctx.declares("prompts", "listChanged") && !m.add_prompt.empty())
     kind = "prompts", add = m.add_prompt, remove = m.remove_prompt;
   if (kind.empty())
-    return ctx.record(id, title, spec::resumability, verdict::skip, "needs tools or prompts listChanged with an add mutation");
+    return ctx.record(id, title, spec::resumability, verdict::skip,
+                      "needs tools or prompts listChanged with an add mutation");
   auto& primary = ctx.primary();
   auto* http = primary.stream();
   const std::string method = "notifications/" + kind + "/list_changed";
@@ -107,20 +110,24 @@ void check_resumption(context& ctx) {
     bool named = true; // does the server say which item changed? then check each
     std::string per_name;
     for (auto& n : names) {
-      auto k = primary.count_notifications([&](const json& x) { return method_is(method)(x) && mentions(x, n); }, from);
+      auto k = primary.count_notifications(
+        [&](const json& x) { return method_is(method)(x) && mentions(x, n); }, from);
       named = named && k > 0;
       per_name += n + "=" + std::to_string(k) + " ";
     }
     bool resumed_with_id = http->resumptions() > resumed;
-    std::string detail = std::to_string(got) + " of " + std::to_string(missed + 1) + " " + method +
-                         " (3 while the stream was down, 1 after); " +
-                         (resumed_with_id ? "resumed with Last-Event-ID" : "no Last-Event-ID to resume from (no SSE ids)");
+    std::string detail =
+      std::to_string(got) + " of " + std::to_string(missed + 1) + " " + method
+      + " (3 while the stream was down, 1 after); "
+      + (resumed_with_id ? "resumed with Last-Event-ID" : "no Last-Event-ID to resume from (no SSE ids)");
     if (named)
       detail += "; per item: " + per_name;
     verdict v = got == static_cast<std::size_t>(missed + 1) ? verdict::pass : verdict::fail;
     if (v == verdict::pass && named)
       for (auto& n : names)
-        if (primary.count_notifications([&](const json& x) { return method_is(method)(x) && mentions(x, n); }, from) != 1)
+        if (primary.count_notifications([&](const json& x) { return method_is(method)(x) && mentions(x, n); },
+                                        from)
+            != 1)
           v = verdict::fail;
     ctx.record(id, title, spec::resumability, v, detail);
   } catch (const std::exception& e) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cafmcp/json.hpp"
+
 #include "foundation/json_member.hpp" // member_or: what servers send is read with it
 
 namespace cafmcp::check {

@@ -7,8 +7,8 @@ namespace {
 
 message_filter updated_for(const std::string& uri) {
   return [uri](const json& m) {
-    return member_or(m, "method", "") == "notifications/resources/updated" && m.contains("params") &&
-           m["params"].is_object() && member_or(m["params"], "uri", "") == uri;
+    return member_or(m, "method", "") == "notifications/resources/updated" && m.contains("params")
+           && m["params"].is_object() && member_or(m["params"], "uri", "") == uri;
   };
 }
 
@@ -17,21 +17,29 @@ message_filter updated_for(const std::string& uri) {
 void check_subscriptions(context& ctx) {
   auto& m = ctx.opts.mutations;
   const char* sec = spec::subscriptions;
-  const std::string unknown_id = "resources.subscribe.unknown-uri", unknown_title = "subscribing to an unknown uri is refused";
-  const std::string delivered_id = "resources.updated.delivered", delivered_title = "notifications/resources/updated reaches the subscriber, carrying the uri";
-  const std::string only_id = "resources.updated.only-subscribers", only_title = ctx.is_http()
-      ? "notifications/resources/updated goes only to subscribed sessions"
-      : "notifications/resources/updated only for subscribed uris";
-  const std::string unsub_id = "resources.unsubscribe.stops", unsub_title = "after unsubscribe no more notifications/resources/updated";
+  const std::string unknown_id = "resources.subscribe.unknown-uri",
+                    unknown_title = "subscribing to an unknown uri is refused";
+  const std::string delivered_id = "resources.updated.delivered",
+                    delivered_title =
+                      "notifications/resources/updated reaches the subscriber, carrying the uri";
+  const std::string only_id = "resources.updated.only-subscribers",
+                    only_title = ctx.is_http()
+                                   ? "notifications/resources/updated goes only to subscribed sessions"
+                                   : "notifications/resources/updated only for subscribed uris";
+  const std::string unsub_id = "resources.unsubscribe.stops",
+                    unsub_title = "after unsubscribe no more notifications/resources/updated";
   if (!ctx.declares("resources", "subscribe")) {
-    for (auto& [id, title] : {std::pair{unknown_id, unknown_title}, {delivered_id, delivered_title},
-                              {only_id, only_title}, {unsub_id, unsub_title}})
+    for (auto& [id, title] : {std::pair{unknown_id, unknown_title},
+                              {delivered_id, delivered_title},
+                              {only_id, only_title},
+                              {unsub_id, unsub_title}})
       ctx.record(id, title, sec, verdict::skip, "resources.subscribe not declared");
     return;
   }
   auto& primary = ctx.primary();
   try {
-    auto res = primary.request("resources/subscribe", {{"uri", ctx.unique_uri("never-added")}}, ctx.opts.timeout);
+    auto res =
+      primary.request("resources/subscribe", {{"uri", ctx.unique_uri("never-added")}}, ctx.opts.timeout);
     if (res.contains("error"))
       ctx.record(unknown_id, unknown_title, spec::resource_errors, verdict::pass,
                  "refused with " + res["error"].value("code", json()).dump());
@@ -44,7 +52,8 @@ void check_subscriptions(context& ctx) {
   auto uri = ctx.unique_uri("watched");
   auto other_uri = ctx.unique_uri("unwatched");
   auto skip_rest = [&](const std::string& why) {
-    for (auto& [id, title] : {std::pair{delivered_id, delivered_title}, {only_id, only_title}, {unsub_id, unsub_title}})
+    for (auto& [id, title] :
+         {std::pair{delivered_id, delivered_title}, {only_id, only_title}, {unsub_id, unsub_title}})
       ctx.record(id, title, sec, verdict::skip, why);
   };
   if (auto err = ctx.mutate(primary, m.add_resource, {{"uri", uri}, {"name", "watched"}, {"text", "v1"}}))
@@ -84,12 +93,14 @@ void check_subscriptions(context& ctx) {
         ctx.mutate(primary, m.update_resource, {{"uri", other_uri}, {"text", "v2"}});
         quiet = ctx.none_arrives(primary, updated_for(other_uri), from);
       }
-      ctx.record(only_id, only_title, sec, quiet ? verdict::pass : verdict::fail,
-                 quiet ? "" : (other ? "an unsubscribed session received it" : "sent for a uri nobody subscribed to"));
+      ctx.record(
+        only_id, only_title, sec, quiet ? verdict::pass : verdict::fail,
+        quiet ? "" : (other ? "an unsubscribed session received it" : "sent for a uri nobody subscribed to"));
 
       auto unsub = subscriber.request("resources/unsubscribe", {{"uri", uri}}, ctx.opts.timeout);
       if (unsub.contains("error")) {
-        ctx.record(unsub_id, unsub_title, sec, verdict::fail, "unsubscribe refused: " + unsub["error"].dump());
+        ctx.record(unsub_id, unsub_title, sec, verdict::fail,
+                   "unsubscribe refused: " + unsub["error"].dump());
       } else {
         auto from = subscriber.mark();
         ctx.mutate(primary, m.update_resource, {{"uri", uri}, {"text", "v3"}});

@@ -8,8 +8,8 @@ namespace {
 bool looks_like_notification(const json& m) {
   if (m.is_object() && m.contains("cafmcp-check/unparsable"))
     return true; // a line that was no JSON at all is judged here too
-  return m.is_object() && m.contains("method") && m["method"].is_string() &&
-         m["method"].get<std::string>().rfind("notifications/", 0) == 0;
+  return m.is_object() && m.contains("method") && m["method"].is_string()
+         && m["method"].get<std::string>().rfind("notifications/", 0) == 0;
 }
 
 } // namespace
@@ -33,7 +33,8 @@ void check_notification_shape(context& ctx) {
   if (bad)
     return ctx.record(id, title, spec::notifications, verdict::fail,
                       std::to_string(bad) + " of " + std::to_string(n) + " malformed; first: " + first);
-  ctx.record(id, title, spec::notifications, verdict::pass, std::to_string(n) + " notifications, all well-formed");
+  ctx.record(id, title, spec::notifications, verdict::pass,
+             std::to_string(n) + " notifications, all well-formed");
 }
 
 void check_operation_metadata(context& ctx) {
@@ -50,13 +51,14 @@ void check_operation_metadata(context& ctx) {
     with += has_operation_metadata(m) ? 1 : 0;
   }
   if (n == 0)
-    return ctx.record(id, title, spec::cafmcp_metadata, verdict::skip, "no list_changed notification was received");
+    return ctx.record(id, title, spec::cafmcp_metadata, verdict::skip,
+                      "no list_changed notification was received");
   if (with == n)
     return ctx.record(id, title, spec::cafmcp_metadata, verdict::pass,
                       std::to_string(n) + " list_changed notifications, all with operation metadata");
   ctx.record(id, title, spec::cafmcp_metadata, verdict::info,
-             std::to_string(with) + " of " + std::to_string(n) +
-               " list_changed notifications carry operation metadata (clients must reload the list)");
+             std::to_string(with) + " of " + std::to_string(n)
+               + " list_changed notifications carry operation metadata (clients must reload the list)");
 }
 
 // The checks promise not to throw; a server's reply of a shape no check
@@ -65,8 +67,9 @@ void guarded(context& ctx, const char* group, void (*run)(context&)) {
   try {
     run(ctx);
   } catch (const std::exception& e) {
-    ctx.record(std::string(group) + ".judged", std::string("the ") + group + " checks could judge the server's replies",
-               spec::notifications, verdict::fail, std::string("a reply of an unforeseen shape: ") + e.what());
+    ctx.record(std::string(group) + ".judged",
+               std::string("the ") + group + " checks could judge the server's replies", spec::notifications,
+               verdict::fail, std::string("a reply of an unforeseen shape: ") + e.what());
   }
 }
 

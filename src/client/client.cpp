@@ -7,6 +7,7 @@
 
 #include "cafmcp/json_rpc.hpp"
 #include "cafmcp/uri_template.hpp"
+
 #include "client/cache_store.hpp"
 #include "client/descriptor_list.hpp"
 #include "client/mailbox.hpp"
@@ -150,7 +151,8 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       } catch (const std::exception&) {
       }
     };
-    auto text = rpc.start(method, std::move(params), steady::now() + opts.request_timeout, std::move(done), &id);
+    auto text =
+      rpc.start(method, std::move(params), steady::now() + opts.request_timeout, std::move(done), &id);
     if (text && !transport->send(std::move(*text)))
       rpc.fail_all(closed_failure("transport refused to send"));
   }
@@ -162,8 +164,8 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     if (!cursor.empty())
       params["cursor"] = cursor;
     send_request(std::string(list_method(k)), params,
-                 [this, k, done = std::move(done), acc = std::move(acc), pages](json r,
-                                                                                std::optional<rpc_failure> f) mutable {
+                 [this, k, done = std::move(done), acc = std::move(acc),
+                  pages](json r, std::optional<rpc_failure> f) mutable {
                    if (f) {
                      done(std::nullopt, std::move(f));
                      return;
@@ -230,8 +232,9 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
         adopt_list(k, std::move(*items));
       auto out = reloads.finished(k, items.has_value(), steady::now());
       if (f)
-        emit(client_event_kind::reload_failed, std::string(to_string(k)),
-             {{"failures", out.failures}, {"error", f->message}, {"code", f->code}, {"retrying", !out.gave_up}});
+        emit(
+          client_event_kind::reload_failed, std::string(to_string(k)),
+          {{"failures", out.failures}, {"error", f->message}, {"code", f->code}, {"retrying", !out.gave_up}});
       if (out.start_now)
         start_reload(k);
     });
@@ -286,19 +289,21 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       handler = opts.on_elicitation;
     else if (method == "roots/list")
       handler = opts.on_roots;
-    callbacks.post([self = shared_from_this(), handler, method, id, params = msg.value("params", json::object())] {
-      json reply;
-      if (!handler) {
-        reply = jsonrpc::error_message(id, jsonrpc::code::method_not_found, "client does not handle " + method);
-      } else {
-        try {
-          reply = jsonrpc::result_message(id, handler(params));
-        } catch (const std::exception& e) {
-          reply = jsonrpc::error_message(id, jsonrpc::code::internal_error, e.what());
+    callbacks.post(
+      [self = shared_from_this(), handler, method, id, params = msg.value("params", json::object())] {
+        json reply;
+        if (!handler) {
+          reply =
+            jsonrpc::error_message(id, jsonrpc::code::method_not_found, "client does not handle " + method);
+        } else {
+          try {
+            reply = jsonrpc::result_message(id, handler(params));
+          } catch (const std::exception& e) {
+            reply = jsonrpc::error_message(id, jsonrpc::code::internal_error, e.what());
+          }
         }
-      }
-      self->transport->send(jsonrpc::wire_text(reply));
-    });
+        self->transport->send(jsonrpc::wire_text(reply));
+      });
   }
 
   void on_notification(const json& msg) {
@@ -306,7 +311,8 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     json params = msg.value("params", json::object());
     if (method.size() > 13 && method.compare(method.size() - 13, 13, "/list_changed") == 0) {
       on_list_changed(method, params);
-    } else if (method == "notifications/resources/updated" && params.is_object() && params["uri"].is_string()) {
+    } else if (method == "notifications/resources/updated" && params.is_object()
+               && params["uri"].is_string()) {
       std::string uri = params["uri"];
       {
         std::lock_guard<std::mutex> g(view_mtx);
@@ -389,17 +395,19 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     return f;
   }
 
-  std::future<json> call(std::string method, json params, std::function<void(const json&)> on_progress = nullptr) {
+  std::future<json> call(std::string method, json params,
+                         std::function<void(const json&)> on_progress = nullptr) {
     return on_loop<json>([this, method = std::move(method), params = std::move(params),
                           on_progress = std::move(on_progress)](auto p) mutable {
-      send_request(method, std::move(params),
-                   [p](json r, std::optional<rpc_failure> f) {
-                     if (f)
-                       fail(*p, std::move(*f));
-                     else
-                       p->set_value(std::move(r));
-                   },
-                   std::move(on_progress));
+      send_request(
+        method, std::move(params),
+        [p](json r, std::optional<rpc_failure> f) {
+          if (f)
+            fail(*p, std::move(*f));
+          else
+            p->set_value(std::move(r));
+        },
+        std::move(on_progress));
     });
   }
 
@@ -438,24 +446,26 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   /// A fetch whose result (or error) becomes invocation `I`, cached by `store`.
   template <class I, class Fill>
   std::future<std::shared_ptr<const I>> fetch(std::string method, json params, Fill fill, bool cache_failures,
-                                             std::function<void(const json&)> on_progress = nullptr) {
-    return on_loop<std::shared_ptr<const I>>([this, method = std::move(method), params = std::move(params), fill,
-                                              cache_failures, on_progress = std::move(on_progress)](auto p) mutable {
+                                              std::function<void(const json&)> on_progress = nullptr) {
+    return on_loop<std::shared_ptr<const I>>([this, method = std::move(method), params = std::move(params),
+                                              fill, cache_failures,
+                                              on_progress = std::move(on_progress)](auto p) mutable {
       auto started = invocation::clock::now();
-      send_request(method, std::move(params),
-                   [this, p, fill, started, cache_failures](json r, std::optional<rpc_failure> f) {
-                     auto inv = std::make_shared<I>();
-                     fill(*inv);
-                     inv->started = started;
-                     inv->finished = invocation::clock::now();
-                     inv->result = std::move(r);
-                     inv->error = std::move(f);
-                     std::shared_ptr<const I> done = inv;
-                     if (done->ok() || cache_failures)
-                       cache.store(done);
-                     p->set_value(done);
-                   },
-                   std::move(on_progress));
+      send_request(
+        method, std::move(params),
+        [this, p, fill, started, cache_failures](json r, std::optional<rpc_failure> f) {
+          auto inv = std::make_shared<I>();
+          fill(*inv);
+          inv->started = started;
+          inv->finished = invocation::clock::now();
+          inv->result = std::move(r);
+          inv->error = std::move(f);
+          std::shared_ptr<const I> done = inv;
+          if (done->ok() || cache_failures)
+            cache.store(done);
+          p->set_value(done);
+        },
+        std::move(on_progress));
     });
   }
 
@@ -478,7 +488,8 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
         }
         std::string v = member_or(r, "protocolVersion", "");
         if (!is_supported_protocol_version(v)) {
-          fail(*p, rpc_failure{client_error_code::not_supported, "server chose an unsupported protocol version: " + v, r});
+          fail(*p, rpc_failure{client_error_code::not_supported,
+                               "server chose an unsupported protocol version: " + v, r});
           return;
         }
         {
@@ -510,14 +521,15 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     if (kinds.empty())
       then();
     for (auto k : kinds)
-      fetch_list(k, [this, k, left, then](std::optional<std::vector<json>> items, std::optional<rpc_failure> f) {
-        if (items)
-          adopt_list(k, std::move(*items));
-        else if (k == list_kind::resource_templates && f->code == -32601)
-          templates_supported = false;
-        if (--*left == 0)
-          then();
-      });
+      fetch_list(k,
+                 [this, k, left, then](std::optional<std::vector<json>> items, std::optional<rpc_failure> f) {
+                   if (items)
+                     adopt_list(k, std::move(*items));
+                   else if (k == list_kind::resource_templates && f->code == -32601)
+                     templates_supported = false;
+                   if (--*left == 0)
+                     then();
+                 });
   }
 };
 
@@ -585,12 +597,14 @@ std::vector<json> copy_of(const client::impl& i, list_kind k) {
 
 std::vector<json> client::tools() const { return copy_of(*impl_, list_kind::tools); }
 std::vector<json> client::resources() const { return copy_of(*impl_, list_kind::resources); }
-std::vector<json> client::resource_templates() const { return copy_of(*impl_, list_kind::resource_templates); }
+std::vector<json> client::resource_templates() const {
+  return copy_of(*impl_, list_kind::resource_templates);
+}
 std::vector<json> client::prompts() const { return copy_of(*impl_, list_kind::prompts); }
 
 std::future<std::shared_ptr<const resource_read>> client::read_resource(std::string uri) {
-  return impl_->fetch<resource_read>("resources/read", {{"uri", uri}},
-                                     [uri](resource_read& r) { r.uri = uri; }, false);
+  return impl_->fetch<resource_read>(
+    "resources/read", {{"uri", uri}}, [uri](resource_read& r) { r.uri = uri; }, false);
 }
 
 std::future<std::shared_ptr<const template_read>> client::read_resource_template(std::string uri_template,
@@ -606,36 +620,39 @@ std::future<std::shared_ptr<const template_read>> client::read_resource_template
     return failed<std::shared_ptr<const template_read>>(
       {-32602, std::string("invalid uri template: ") + e.what(), uri_template});
   }
-  return impl_->fetch<template_read>("resources/read", {{"uri", uri}},
-                                     [=](template_read& r) {
-                                       r.uri_template = uri_template;
-                                       r.expanded_uri = uri;
-                                       r.params = params;
-                                     },
-                                     false);
+  return impl_->fetch<template_read>(
+    "resources/read", {{"uri", uri}},
+    [=](template_read& r) {
+      r.uri_template = uri_template;
+      r.expanded_uri = uri;
+      r.params = params;
+    },
+    false);
 }
 
 std::future<std::shared_ptr<const prompt_get>> client::get_prompt(std::string name, json arguments) {
   json params = {{"name", name}};
   if (arguments.is_object() && !arguments.empty())
     params["arguments"] = arguments;
-  return impl_->fetch<prompt_get>("prompts/get", params,
-                                  [=](prompt_get& r) {
-                                    r.name = name;
-                                    r.arguments = arguments;
-                                  },
-                                  false);
+  return impl_->fetch<prompt_get>(
+    "prompts/get", params,
+    [=](prompt_get& r) {
+      r.name = name;
+      r.arguments = arguments;
+    },
+    false);
 }
 
 std::future<std::shared_ptr<const tool_call>> client::call_tool(std::string name, json arguments,
                                                                 call_options opts) {
   json params = {{"name", name}, {"arguments", arguments.is_null() ? json::object() : arguments}};
-  return impl_->fetch<tool_call>("tools/call", params,
-                                 [=](tool_call& r) {
-                                   r.name = name;
-                                   r.arguments = arguments;
-                                 },
-                                 true, std::move(opts.on_progress));
+  return impl_->fetch<tool_call>(
+    "tools/call", params,
+    [=](tool_call& r) {
+      r.name = name;
+      r.arguments = arguments;
+    },
+    true, std::move(opts.on_progress));
 }
 
 namespace {
@@ -644,9 +661,9 @@ bool offers_subscriptions(const client::impl& i) {
   auto r = i.capabilities.find("resources");
   return r != i.capabilities.end() && r->is_object() && member_or(*r, "subscribe", false);
 }
-const rpc_failure no_subscriptions{client_error_code::not_supported,
-                                   "the server does not offer resource subscriptions (capabilities.resources.subscribe)",
-                                   nullptr};
+const rpc_failure no_subscriptions{
+  client_error_code::not_supported,
+  "the server does not offer resource subscriptions (capabilities.resources.subscribe)", nullptr};
 } // namespace
 
 std::future<void> client::subscribe(std::string uri) {
@@ -654,19 +671,21 @@ std::future<void> client::subscribe(std::string uri) {
     return failed<void>(no_subscriptions);
   // Marked before the request goes: an update may overtake the response (HTTP
   // sends them on different streams); a refusal unmarks it.
-  return impl_->call_void("resources/subscribe", {{"uri", uri}}, [i = impl_.get(), uri](bool ok, bool before) {
-    if (before || !ok)
-      i->set_subscribed(uri, before);
-  });
+  return impl_->call_void("resources/subscribe", {{"uri", uri}},
+                          [i = impl_.get(), uri](bool ok, bool before) {
+                            if (before || !ok)
+                              i->set_subscribed(uri, before);
+                          });
 }
 
 std::future<void> client::unsubscribe(std::string uri) {
   if (!offers_subscriptions(*impl_))
     return failed<void>(no_subscriptions);
-  return impl_->call_void("resources/unsubscribe", {{"uri", uri}}, [i = impl_.get(), uri](bool ok, bool before) {
-    if (!before && ok)
-      i->set_subscribed(uri, false);
-  });
+  return impl_->call_void("resources/unsubscribe", {{"uri", uri}},
+                          [i = impl_.get(), uri](bool ok, bool before) {
+                            if (!before && ok)
+                              i->set_subscribed(uri, false);
+                          });
 }
 
 std::vector<std::string> client::subscriptions() const {

@@ -49,7 +49,9 @@ void content_cache::erase(Map& m, const std::string& key, const char* kind) {
 }
 
 void content_cache::clear_resource(const std::string& uri) { erase(resources_, uri, "resource"); }
-void content_cache::clear_resource_template(const std::string& t) { erase(templates_, t, "resource_template"); }
+void content_cache::clear_resource_template(const std::string& t) {
+  erase(templates_, t, "resource_template");
+}
 void content_cache::clear_prompt(const std::string& name) { erase(prompts_, name, "prompt"); }
 void content_cache::clear_tool_call_result(const std::string& name) { erase(tool_calls_, name, "tool_call"); }
 

@@ -80,7 +80,8 @@ std::optional<list_change> parse_list_change(std::string_view method, const json
   else if (method == "notifications/prompts/list_changed")
     forms = {{list_kind::prompts, "name", "prompt"}};
   else if (method == "notifications/resources/list_changed")
-    forms = {{list_kind::resources, "uri", "resource"}, {list_kind::resource_templates, "uri", "resourceTemplate"}};
+    forms = {{list_kind::resources, "uri", "resource"},
+             {list_kind::resource_templates, "uri", "resourceTemplate"}};
   for (const auto& f : forms) {
     auto d = m->find(f.descriptor);
     auto k = m->find(f.key);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cafmcp/json.hpp"
+
 #include "client/list_kind.hpp"
 
 namespace cafmcp::client_core {
@@ -19,7 +20,8 @@ public:
   std::vector<std::string> replace(std::vector<json> fresh);
   /// added / updated: inserted or replaced by key; removed: erased. The
   /// key that left, when one did.
-  std::optional<std::string> apply(std::string_view operation, const std::string& key, const json& descriptor);
+  std::optional<std::string> apply(std::string_view operation, const std::string& key,
+                                   const json& descriptor);
 
   const std::vector<json>& items() const { return items_; }
   bool contains(const std::string& key) const;

@@ -22,10 +22,10 @@ public:
     int attempts = 5;
   };
   struct outcome {
-    bool start_now = false;                     // reload again at once
-    std::optional<clock::time_point> retry_at;  // or later, after a failure
-    bool gave_up = false;                       // the last attempt failed
-    int failures = 0;                           // failed attempts in a row
+    bool start_now = false;                    // reload again at once
+    std::optional<clock::time_point> retry_at; // or later, after a failure
+    bool gave_up = false;                      // the last attempt failed
+    int failures = 0;                          // failed attempts in a row
   };
 
   explicit reload_scheduler(policy p) : policy_(p) {}

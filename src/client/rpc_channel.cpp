@@ -2,6 +2,7 @@
 
 #include "cafmcp/client.hpp"
 #include "cafmcp/json_rpc.hpp"
+
 #include "foundation/json_member.hpp"
 
 namespace cafmcp::client_core {
@@ -35,7 +36,8 @@ bool rpc_channel::complete(const json& message) {
   auto done = std::move(it->second.done);
   pending_.erase(it);
   if (auto e = message.find("error"); e != message.end() && e->is_object()) {
-    done(nullptr, rpc_failure{member_or(*e, "code", 0), member_or(*e, "message", ""), e->value("data", json())});
+    done(nullptr,
+         rpc_failure{member_or(*e, "code", 0), member_or(*e, "message", ""), e->value("data", json())});
   } else if (auto r = message.find("result"); r != message.end()) {
     done(*r, std::nullopt);
   } else {
@@ -50,7 +52,8 @@ std::optional<steady::time_point> rpc_channel::expire(steady::time_point now) {
     if (it->second.deadline <= now) {
       auto e = std::move(it->second);
       it = pending_.erase(it);
-      e.done(nullptr, rpc_failure{client_error_code::timeout, "no response to " + e.method + " in time", nullptr});
+      e.done(nullptr,
+             rpc_failure{client_error_code::timeout, "no response to " + e.method + " in time", nullptr});
     } else {
       if (!next || it->second.deadline < *next)
         next = it->second.deadline;

@@ -2,12 +2,13 @@
 
 #include <cerrno>
 #include <csignal>
+#include <system_error>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <system_error>
 #include <unistd.h>
 
 extern char** environ;
@@ -21,7 +22,9 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
-[[noreturn]] void fail(const char* what, int err) { throw std::system_error(err, std::generic_category(), what); }
+[[noreturn]] void fail(const char* what, int err) {
+  throw std::system_error(err, std::generic_category(), what);
+}
 
 } // namespace
 

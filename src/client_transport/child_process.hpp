@@ -6,8 +6,9 @@
 #include <chrono>
 #include <optional>
 #include <string>
-#include <sys/types.h>
 #include <vector>
+
+#include <sys/types.h>
 
 namespace cafmcp::client_detail {
 

@@ -10,8 +10,6 @@
 // Requests do not hold the queue: a long tool call never delays a ping.
 #include "cafmcp/http_client_transport.hpp"
 
-#include "foundation/base64.hpp"
-
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -28,8 +26,10 @@
 
 #include "cafmcp/json.hpp"
 #include "cafmcp/json_rpc.hpp"
+
 #include "client_transport/http_stream_control.hpp"
 #include "client_transport/sse_parser.hpp"
+#include "foundation/base64.hpp"
 
 namespace cafmcp {
 namespace {
@@ -175,7 +175,8 @@ bool is_event_stream(const http::response_header<>& h) {
 }
 
 /// The JSON-RPC error response a request gets when HTTP could not carry it.
-std::string transport_error(const json& id, const std::string& message, int http_status, const std::string& body) {
+std::string transport_error(const json& id, const std::string& message, int http_status,
+                            const std::string& body) {
   json data = json::object();
   if (http_status)
     data["httpStatus"] = http_status;
@@ -191,7 +192,8 @@ public:
     : opts_(std::move(opts)), url_(parse_url(opts_.url)), work_(net::make_work_guard(ioc_)) {
     tcp::resolver resolver(ioc_);
     endpoints_ = resolver.resolve(url_.host, url_.port); // loopback names: no network wait
-    host_header_ = (url_.host.find(':') != std::string::npos ? "[" + url_.host + "]" : url_.host) + ":" + url_.port;
+    host_header_ =
+      (url_.host.find(':') != std::string::npos ? "[" + url_.host + "]" : url_.host) + ":" + url_.port;
   }
 
   ~http_transport() override {
@@ -248,8 +250,8 @@ public:
 
   bool wait_get_stream(std::chrono::milliseconds timeout, int opens) override {
     std::unique_lock<std::mutex> lk(mtx_);
-    return cv_.wait_for(lk, timeout, [&] { return get_state_ == get_state::refused || get_opens_ >= opens; }) &&
-           get_state_ != get_state::refused;
+    return cv_.wait_for(lk, timeout, [&] { return get_state_ == get_state::refused || get_opens_ >= opens; })
+           && get_state_ != get_state::refused;
   }
 
   void drop_get_stream() override {
@@ -335,7 +337,7 @@ private:
     auto f = std::make_shared<follow>();
     f->awaited_id = id;
     if (!id) {
-      gate_closed_ = true; // released when the server has answered it...
+      gate_closed_ = true;                       // released when the server has answered it...
       x->answer_timeout = opts_.connect_timeout; // ...which must not take long
     }
     auto body = std::make_shared<std::string>();
@@ -455,8 +457,8 @@ private:
         return;
       if (!retryable(*status)) {
         if (f->awaited_id)
-          deliver(transport_error(*f->awaited_id, "resuming the SSE stream failed: HTTP " + std::to_string(*status),
-                                  *status, ""));
+          deliver(transport_error(
+            *f->awaited_id, "resuming the SSE stream failed: HTTP " + std::to_string(*status), *status, ""));
         return;
       }
       schedule_resume(f);
@@ -478,8 +480,8 @@ private:
         deliver(transport_error(*f->awaited_id, "the SSE stream broke and could not be resumed", 0, ""));
         return;
       }
-      finish("the GET stream could not be resumed after " + std::to_string(opts_.max_reconnect_attempts) +
-             " attempts");
+      finish("the GET stream could not be resumed after " + std::to_string(opts_.max_reconnect_attempts)
+             + " attempts");
       return;
     }
     // The server's retry: is the base when it sent one (the spec says the
@@ -506,8 +508,8 @@ private:
     std::string method = j["method"];
     x.req.set("Mcp-Method", method);
     const char* field = method == "tools/call" || method == "prompts/get" ? "name"
-                        : method == "resources/read"                       ? "uri"
-                                                                           : nullptr;
+                        : method == "resources/read"                      ? "uri"
+                                                                          : nullptr;
     auto params = j.find("params");
     if (!field || params == j.end() || !params->is_object() || !(*params)[field].is_string())
       return;
@@ -637,7 +639,9 @@ private:
 
 } // namespace
 
-http_stream_control& stream_control(http_client_transport& t) { return dynamic_cast<http_stream_control&>(t); }
+http_stream_control& stream_control(http_client_transport& t) {
+  return dynamic_cast<http_stream_control&>(t);
+}
 
 std::unique_ptr<http_client_transport> make_http_client_transport(http_client_options opts) {
   return std::make_unique<http_transport>(std::move(opts));

@@ -10,10 +10,10 @@
 namespace cafmcp::client_detail {
 
 struct sse_event {
-  std::string id;    // the stream's last event id after this event ("" if none yet)
+  std::string id;      // the stream's last event id after this event ("" if none yet)
   bool has_id = false; // this event's block carried an `id:` field
-  std::string event; // the `event:` field; "" means "message"
-  std::string data;  // data lines joined with '\n'
+  std::string event;   // the `event:` field; "" means "message"
+  std::string data;    // data lines joined with '\n'
 };
 
 class sse_parser {
@@ -33,8 +33,8 @@ private:
   void line(std::string_view l, std::vector<sse_event>& out);
   void dispatch(std::vector<sse_event>& out);
 
-  std::string pending_;      // an incomplete line
-  bool skip_lf_ = false;     // the previous chunk ended in '\r'
+  std::string pending_;  // an incomplete line
+  bool skip_lf_ = false; // the previous chunk ended in '\r'
   std::string data_;
   bool data_seen_ = false;
   std::string event_;

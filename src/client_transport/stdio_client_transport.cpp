@@ -14,6 +14,7 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+
 #include <unistd.h>
 
 #include "client_transport/child_process.hpp"
@@ -26,9 +27,9 @@ using client_detail::child_stderr;
 
 child_stderr to_child(stdio_client_options::stderr_mode m) {
   switch (m) {
-  case stdio_client_options::stderr_mode::capture: return child_stderr::pipe;
-  case stdio_client_options::stderr_mode::discard: return child_stderr::discard;
-  default: return child_stderr::inherit;
+    case stdio_client_options::stderr_mode::capture: return child_stderr::pipe;
+    case stdio_client_options::stderr_mode::discard: return child_stderr::discard;
+    default: return child_stderr::inherit;
   }
 }
 

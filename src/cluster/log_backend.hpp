@@ -45,9 +45,9 @@ public:
 using log_connector = std::function<std::unique_ptr<log_backend>()>;
 
 struct log_settings {
-  std::string url;                     // see cluster_url.hpp
-  std::string key_prefix = "cafmcp";   // Redis keys: <prefix>:log
-  std::size_t max_entries = 100000;    // trimmed beyond (approximately)
+  std::string url;                         // see cluster_url.hpp
+  std::string key_prefix = "cafmcp";       // Redis keys: <prefix>:log
+  std::size_t max_entries = 100000;        // trimmed beyond (approximately)
   std::chrono::milliseconds timeout{2000}; // connect and each command
 };
 

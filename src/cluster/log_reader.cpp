@@ -11,8 +11,8 @@ const std::string part = "log reader";
 
 log_reader::log_reader(log_connector connect, limits l, handler h, link_health& health,
                        std::optional<log_position> history_end, caught_up c)
-  : connect_(std::move(connect)), limits_(l), handler_(std::move(h)), caught_up_(std::move(c)), health_(health),
-    history_end_(history_end), thread_([this] { run(); }) {}
+  : connect_(std::move(connect)), limits_(l), handler_(std::move(h)), caught_up_(std::move(c)),
+    health_(health), history_end_(history_end), thread_([this] { run(); }) {}
 
 log_reader::~log_reader() {
   {
@@ -54,7 +54,7 @@ std::shared_ptr<log_backend> log_reader::reconnect() {
 }
 
 void log_reader::run() {
-  log_position at{};                        // the last entry handed on
+  log_position at{}; // the last entry handed on
   auto& history_end = history_end_;
   std::shared_ptr<log_backend> conn;
   bool healthy = false;
@@ -91,8 +91,8 @@ void log_reader::run() {
     }
     at = got->back().position;
     // The entries up to history_end are history, the rest live: one call each.
-    auto live = std::find_if(got->begin(), got->end(),
-                             [&](const log_entry& e) { return e.position > *history_end; });
+    auto live =
+      std::find_if(got->begin(), got->end(), [&](const log_entry& e) { return e.position > *history_end; });
     if (live != got->begin()) {
       history.assign(std::make_move_iterator(got->begin()), std::make_move_iterator(live));
       handler_(history, true);

@@ -29,9 +29,9 @@ public:
   /// while the node was paused tells nothing of what was logged since.
   using caught_up = std::function<void(std::chrono::steady_clock::time_point asked)>;
   struct limits {
-    std::size_t batch = 512;                 // entries per read, at most
-    std::chrono::milliseconds wait{1000};    // a read's longest wait for news
-    std::chrono::milliseconds retry{200};    // between connection attempts
+    std::size_t batch = 512;              // entries per read, at most
+    std::chrono::milliseconds wait{1000}; // a read's longest wait for news
+    std::chrono::milliseconds retry{200}; // between connection attempts
   };
 
   /// `history_end` unknown (the log was unreachable at start): the newest

@@ -30,9 +30,9 @@ public:
   /// Makes an entry's text once its sequence number is known.
   using encoder = std::function<std::string(std::uint64_t seq)>;
   struct limits {
-    std::size_t outbox = 10000;                  // entries waiting, at most
-    std::size_t batch = 256;                     // entries per round trip
-    std::chrono::milliseconds retry{200};        // between connection attempts
+    std::size_t outbox = 10000;           // entries waiting, at most
+    std::size_t batch = 256;              // entries per round trip
+    std::chrono::milliseconds retry{200}; // between connection attempts
   };
 
   log_writer(log_connector connect, limits l, encoder resync, link_health& health);

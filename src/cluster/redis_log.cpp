@@ -10,7 +10,8 @@ namespace cafmcp::cluster {
 namespace {
 
 timeval to_timeval(std::chrono::milliseconds ms) {
-  return timeval{static_cast<time_t>(ms.count() / 1000), static_cast<suseconds_t>((ms.count() % 1000) * 1000)};
+  return timeval{static_cast<time_t>(ms.count() / 1000),
+                 static_cast<suseconds_t>((ms.count() % 1000) * 1000)};
 }
 
 struct reply_deleter {

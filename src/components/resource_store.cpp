@@ -1,14 +1,14 @@
 // The store actor owns entries, LRU order and expiry timers; the public
 // resource_store is the API in front of it (each call one request).
 #include "cafmcp/resource_store.hpp"
-#include "cafmcp/json_rpc.hpp"
-
-#include "foundation/base64.hpp"
 
 #include <list>
 #include <unordered_map>
 
+#include "cafmcp/json_rpc.hpp"
+
 #include "actors/server_access.hpp"
+#include "foundation/base64.hpp"
 
 namespace cafmcp {
 namespace {
@@ -34,12 +34,12 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(std::vector<std::string>)
 namespace cafmcp {
 namespace {
 
-using store_actor = caf::typed_actor<
-  caf::replies_to<put_atom, store_entry>::with<bool>,        // true: a new id
-  caf::replies_to<remove_atom, std::string>::with<bool>,
-  caf::replies_to<get_atom, std::string>::with<lookup>,      // refreshes LRU order
-  caf::replies_to<ids_atom>::with<std::vector<std::string>>, // newest first
-  caf::reacts_to<expire_atom, std::string, std::uint64_t>>;  // id, generation
+using store_actor =
+  caf::typed_actor<caf::replies_to<put_atom, store_entry>::with<bool>, // true: a new id
+                   caf::replies_to<remove_atom, std::string>::with<bool>,
+                   caf::replies_to<get_atom, std::string>::with<lookup>,      // refreshes LRU order
+                   caf::replies_to<ids_atom>::with<std::vector<std::string>>, // newest first
+                   caf::reacts_to<expire_atom, std::string, std::uint64_t>>;  // id, generation
 
 bool valid_id(const std::string& id) {
   if (id.empty() || id.size() > 128)
@@ -213,8 +213,11 @@ store_actor::behavior_type store_behavior(store_actor::stateful_pointer<store_st
 
 store_representation store_representation::packet(std::string t) {
   return {std::move(t), "packet", "application/json", [](const store_entry& e, const std::string& uri) {
-            json j = {{"id", e.id}, {"title", e.title}, {"mimeType", e.mime_type},
-                      {"storedAt", iso8601(e.stored_at)}, {"size", e.content.size()}};
+            json j = {{"id", e.id},
+                      {"title", e.title},
+                      {"mimeType", e.mime_type},
+                      {"storedAt", iso8601(e.stored_at)},
+                      {"size", e.content.size()}};
             if (e.description)
               j["description"] = *e.description;
             if (!e.data.is_null())
@@ -239,13 +242,15 @@ store_representation store_representation::blob(std::string t) {
           }};
 }
 
-resource_store::resource_store(server& srv, resource_store_options options) : impl_(std::make_shared<impl>()) {
+resource_store::resource_store(server& srv, resource_store_options options)
+  : impl_(std::make_shared<impl>()) {
   if (options.representations.empty())
     throw std::invalid_argument("resource_store needs at least one representation");
   for (auto& rep : options.representations) {
     uri_template t(rep.uri_template); // throws on a malformed template
     if (t.variable_names() != std::vector<std::string>{"id"})
-      throw std::invalid_argument("a store representation's template takes exactly {id}: " + rep.uri_template);
+      throw std::invalid_argument("a store representation's template takes exactly {id}: "
+                                  + rep.uri_template);
   }
   impl_->srv = &srv;
   impl_->opts = std::make_shared<const resource_store_options>(std::move(options));
@@ -273,9 +278,7 @@ resource_store::resource_store(server& srv, resource_store_options options) : im
   }
 }
 
-resource_store::~resource_store() {
-  caf::anon_send_exit(impl_->actor, caf::exit_reason::user_shutdown);
-}
+resource_store::~resource_store() { caf::anon_send_exit(impl_->actor, caf::exit_reason::user_shutdown); }
 
 bool resource_store::put(store_entry entry) {
   if (!valid_id(entry.id))

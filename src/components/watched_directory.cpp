@@ -3,7 +3,6 @@
 // message). Readers, on workers, read the files themselves and consult the
 // note index under a lock of this component's own.
 #include "cafmcp/watched_directory.hpp"
-#include "cafmcp/json_rpc.hpp"
 
 #include <fstream>
 #include <map>
@@ -17,6 +16,8 @@
 #include <poll.h>
 #include <sys/inotify.h>
 #include <unistd.h>
+
+#include "cafmcp/json_rpc.hpp"
 
 #include "foundation/percent_encoding.hpp"
 
@@ -70,7 +71,9 @@ struct watched_directory::impl {
 
   std::string uri(const std::string& what) const { return opts.scheme + "://" + what; }
   // Read back through the note/{+path} template, which decodes it.
-  std::string note_uri(const std::string& rel) const { return uri("note/" + detail::percent_encode_path(rel)); }
+  std::string note_uri(const std::string& rel) const {
+    return uri("note/" + detail::percent_encode_path(rel));
+  }
 
   // A relative path that stays inside the root, even through symlinks.
   std::optional<fs::path> inside(const std::string& rel) const {
@@ -117,8 +120,8 @@ struct watched_directory::impl {
   void add_watch(const std::string& rel_dir) {
     auto full = rel_dir.empty() ? root : root / rel_dir;
     int wd = inotify_add_watch(inotify, full.c_str(),
-                               IN_CREATE | IN_CLOSE_WRITE | IN_MODIFY | IN_DELETE | IN_MOVED_FROM |
-                                 IN_MOVED_TO | IN_DELETE_SELF | IN_ONLYDIR);
+                               IN_CREATE | IN_CLOSE_WRITE | IN_MODIFY | IN_DELETE | IN_MOVED_FROM
+                                 | IN_MOVED_TO | IN_DELETE_SELF | IN_ONLYDIR);
     if (wd >= 0)
       dirs[wd] = rel_dir;
   }
@@ -129,8 +132,8 @@ struct watched_directory::impl {
     add_watch(rel_dir);
     std::error_code ec;
     auto start = rel_dir.empty() ? root : root / rel_dir;
-    for (auto it = fs::recursive_directory_iterator(start, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
+    for (auto it = fs::recursive_directory_iterator(start, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
       auto rel = it->path().lexically_relative(root).string();
       if (it->is_directory(ec) && !it->is_symlink(ec))
         add_watch(rel);
@@ -194,10 +197,12 @@ struct watched_directory::impl {
     for (;;) {
       int timeout = -1;
       if (!pending.empty()) {
-        auto next = std::min_element(pending.begin(), pending.end(),
-                                     [](auto& a, auto& b) { return a.second < b.second; })->second;
+        auto next = std::min_element(pending.begin(), pending.end(), [](auto& a, auto& b) {
+                      return a.second < b.second;
+                    })->second;
         timeout = static_cast<int>(std::max<long long>(
-          0, std::chrono::duration_cast<std::chrono::milliseconds>(next - std::chrono::steady_clock::now()).count()));
+          0, std::chrono::duration_cast<std::chrono::milliseconds>(next - std::chrono::steady_clock::now())
+               .count()));
       }
       pollfd fds[2] = {{inotify, POLLIN, 0}, {wake[0], POLLIN, 0}};
       ::poll(fds, 2, timeout);
@@ -273,7 +278,8 @@ struct watched_directory::impl {
     r.description = description;
     r.mime_type = "application/json";
     r.reader = [compute](const std::string& u, request_context&) {
-      return std::vector<resource_contents>{resource_contents::make_text(u, jsonrpc::wire_text(compute()), "application/json")};
+      return std::vector<resource_contents>{
+        resource_contents::make_text(u, jsonrpc::wire_text(compute()), "application/json")};
     };
     srv.add_resource(std::move(r)).get();
   }
@@ -290,9 +296,12 @@ watched_directory::watched_directory(server& srv, watched_directory_options opti
     d.settle(rel);
   }
   auto* self = impl_.get();
-  d.derived("recent", [self] { return self->recent(); }, "The most recently modified notes");
-  d.derived("stats", [self] { return self->stats(); }, "How many notes, how many bytes");
-  d.derived("tags", [self] { return self->tags(); }, "Every #tag with the number of notes using it");
+  d.derived(
+    "recent", [self] { return self->recent(); }, "The most recently modified notes");
+  d.derived(
+    "stats", [self] { return self->stats(); }, "How many notes, how many bytes");
+  d.derived(
+    "tags", [self] { return self->tags(); }, "Every #tag with the number of notes using it");
   resource_template t;
   t.uri_template = d.uri("note/{+path}");
   t.name = "note";

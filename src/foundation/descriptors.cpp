@@ -122,16 +122,14 @@ json audio(std::string base64, std::string mime_type) {
 
 json embedded_text(std::string uri, std::string text, std::string mime_type) {
   return {{"type", "resource"},
-          {"resource", resource_contents::make_text(std::move(uri), std::move(text),
-                                                    std::move(mime_type))
-                         .to_json()}};
+          {"resource",
+           resource_contents::make_text(std::move(uri), std::move(text), std::move(mime_type)).to_json()}};
 }
 
 json embedded_blob(std::string uri, std::string base64, std::string mime_type) {
   return {{"type", "resource"},
-          {"resource", resource_contents::make_blob(std::move(uri), std::move(base64),
-                                                    std::move(mime_type))
-                         .to_json()}};
+          {"resource",
+           resource_contents::make_blob(std::move(uri), std::move(base64), std::move(mime_type)).to_json()}};
 }
 
 json resource_link(std::string uri, std::string name, std::optional<std::string> mime) {

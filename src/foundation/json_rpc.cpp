@@ -81,18 +81,15 @@ std::optional<request_id> from_key(std::string_view key) {
 std::variant<message, parse_failure> parse(std::string_view text, const limits& lim) {
   if (text.size() > lim.max_message_bytes)
     return failure(code::invalid_request,
-                   "message exceeds " + std::to_string(lim.max_message_bytes)
-                     + " bytes");
+                   "message exceeds " + std::to_string(lim.max_message_bytes) + " bytes");
   if (deeper_than(text, lim.max_depth))
-    return failure(code::invalid_request,
-                   "nesting deeper than " + std::to_string(lim.max_depth));
+    return failure(code::invalid_request, "nesting deeper than " + std::to_string(lim.max_depth));
   json doc;
   try {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
     // The byte offset is what a client author needs to find the mistake.
-    return failure(code::parse_error, "Parse error: not valid JSON (at byte "
-                                        + std::to_string(e.byte) + ")");
+    return failure(code::parse_error, "Parse error: not valid JSON (at byte " + std::to_string(e.byte) + ")");
   } catch (const json::exception&) {
     // A number beyond a double (1e999999) is valid JSON text, but nlohmann
     // reports it as out_of_range, not as a parse_error: uncaught, one such
@@ -108,17 +105,17 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
   std::optional<request_id> id;
   // JSON-RPC answers an unreadable request with `"id": null`, so only an
   // error response may carry a null id; it then has no id to correlate.
-  bool null_error_id = doc.contains("id") && doc["id"].is_null() && doc.contains("error")
-                       && !doc.contains("method");
+  bool null_error_id =
+    doc.contains("id") && doc["id"].is_null() && doc.contains("error") && !doc.contains("method");
   if (doc.contains("id") && !null_error_id) {
     id = read_id(doc["id"]);
     if (!id) {
       const auto& v = doc["id"];
-      return failure(code::invalid_request,
-                     v.is_null()            ? "id must not be null"
-                     : v.is_number_float()  ? "id must be an integer or a string, not a fraction"
-                     : v.is_number()        ? "id is out of the 64-bit integer range"
-                                            : "id must be an integer or a string");
+      return failure(code::invalid_request, v.is_null() ? "id must not be null"
+                                            : v.is_number_float()
+                                              ? "id must be an integer or a string, not a fraction"
+                                            : v.is_number() ? "id is out of the 64-bit integer range"
+                                                            : "id must be an integer or a string");
     }
   }
   auto jr = doc.find("jsonrpc");
@@ -137,10 +134,9 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
     std::optional<json> params;
     if (doc.contains("params")) {
       if (!doc["params"].is_object())
-        return failure(code::invalid_request,
-                       doc["params"].is_null() ? "params must be omitted, not null"
-                                               : "params must be an object",
-                       id);
+        return failure(
+          code::invalid_request,
+          doc["params"].is_null() ? "params must be omitted, not null" : "params must be an object", id);
       params = std::move(doc["params"]);
     }
     auto method = doc["method"].get<std::string>();
@@ -163,10 +159,9 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
     return message{response{std::move(*id), std::move(doc["result"])}};
   }
   const auto& e = doc["error"];
-  if (!e.is_object() || !e.contains("code") || !e["code"].is_number_integer()
-      || !fits_int(e["code"]) || !e.contains("message") || !e["message"].is_string())
-    return failure(code::invalid_request,
-                   "error must be {code: integer, message: string}", id);
+  if (!e.is_object() || !e.contains("code") || !e["code"].is_number_integer() || !fits_int(e["code"])
+      || !e.contains("message") || !e["message"].is_string())
+    return failure(code::invalid_request, "error must be {code: integer, message: string}", id);
   error err{e["code"].get<int>(), e["message"].get<std::string>(), std::nullopt};
   if (e.contains("data"))
     err.data = e["data"];

@@ -4,8 +4,8 @@
 
 namespace cafmcp {
 namespace {
-constexpr std::array<std::string_view, 8> names = {
-  "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+constexpr std::array<std::string_view, 8> names = {"debug", "info",     "notice", "warning",
+                                                   "error", "critical", "alert",  "emergency"};
 }
 
 std::optional<log_level> parse_log_level(std::string_view name) {

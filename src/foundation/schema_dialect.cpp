@@ -1,13 +1,13 @@
 #include "foundation/schema_dialect.hpp"
 
-#include "foundation/percent_encoding.hpp"
-
 #include <map>
 #include <optional>
 #include <regex>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
+
+#include "foundation/percent_encoding.hpp"
 
 namespace cafmcp::schema_dialect {
 namespace {
@@ -81,9 +81,9 @@ bool is_schema(const json& j) { return j.is_object() || j.is_boolean(); }
 // What translate() moved inside one node, so that pointers written against
 // the original document can be followed into the translated one.
 struct renames {
-  bool prefix_items = false;      // prefixItems -> items
-  bool items_to_additional = false; // items -> additionalItems
-  bool unevaluated = false;       // unevaluatedProperties -> additionalProperties
+  bool prefix_items = false;                  // prefixItems -> items
+  bool items_to_additional = false;           // items -> additionalItems
+  bool unevaluated = false;                   // unevaluatedProperties -> additionalProperties
   std::vector<std::string> dependent_schemas; // dependentSchemas/k -> dependencies/k
   std::optional<std::size_t> wrapped_ref;     // allOf/i is the node's own $ref
 };
@@ -98,9 +98,7 @@ public:
                                   + std::string(schema.type_name()));
     prepared out;
     out.document = schema;
-    out.parse_as = style_ == style::draft3 ? draft::v3
-                   : style_ == style::draft4 ? draft::v4
-                                             : draft::v7;
+    out.parse_as = style_ == style::draft3 ? draft::v3 : style_ == style::draft4 ? draft::v4 : draft::v7;
     if (schema.is_object() && schema.contains("$id") && schema["$id"].is_string()) {
       base_ = schema["$id"].get<std::string>();
       base_ = base_.substr(0, base_.find('#'));
@@ -142,8 +140,7 @@ private:
       std::optional<std::string> kw_orig;
       if (orig)
         kw_orig = *orig + "/" + original_keyword(kw.name, r);
-      auto visit = [&](json& child, const std::string& child_now,
-                       std::optional<std::string> child_orig) {
+      auto visit = [&](json& child, const std::string& child_now, std::optional<std::string> child_orig) {
         if (!is_schema(child))
           return; // e.g. the property-name lists of `dependencies`
         if (kw.in_place && siblings_apply)
@@ -172,8 +169,7 @@ private:
         }
       } else if (kw.form == shape::one) {
         if (!is_schema(*it))
-          throw std::invalid_argument(std::string(kw.name) + " must hold a schema at '" + now
-                                      + "'");
+          throw std::invalid_argument(std::string(kw.name) + " must hold a schema at '" + now + "'");
         visit(*it, kw_now, kw_orig);
       }
     }
@@ -355,7 +351,7 @@ private:
   }
 
   style style_;
-  std::string base_; // the root's $id without fragment
+  std::string base_;                           // the root's $id without fragment
   std::map<std::string, std::string> moved_;   // original pointer -> translated pointer
   std::map<std::string, std::string> anchors_; // anchor name -> translated pointer
   std::vector<std::string> refs_;              // nodes holding a $ref

@@ -142,9 +142,7 @@ std::string pointer_of(const std::vector<std::string>& path) {
   return out;
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 // valijson prints limits with std::to_string: "3.000000" reads better as "3".
 std::string tidy_numbers(std::string text) {
@@ -156,8 +154,7 @@ std::string tidy_numbers(std::string text) {
 
 // valijson's summary that a property or item failed: which one.
 std::optional<std::string> failed_child(std::string_view d) {
-  constexpr std::string_view property =
-    "Failed to validate against schema associated with property name '";
+  constexpr std::string_view property = "Failed to validate against schema associated with property name '";
   constexpr std::string_view item = "Failed to validate item #";
   if (starts_with(d, property)) {
     auto rest = d.substr(property.size());
@@ -173,8 +170,7 @@ std::optional<std::string> failed_child(std::string_view d) {
 
 // One violation in our words, or nothing for valijson's summaries of
 // errors it has already reported at the deeper path.
-std::optional<std::string> describe(const std::string& description, const json* schema,
-                                    const json* value) {
+std::optional<std::string> describe(const std::string& description, const json* schema, const json* value) {
   std::string_view d = description;
   if (starts_with(d, "Failed to validate against child schema #")
       || starts_with(d, "Failed to validate against additional properties schema"))

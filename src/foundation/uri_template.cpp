@@ -1,10 +1,10 @@
 #include "cafmcp/uri_template.hpp"
 
-#include "foundation/percent_encoding.hpp"
-
 #include <cstdint>
 #include <stdexcept>
 #include <unordered_set>
+
+#include "foundation/percent_encoding.hpp"
 
 namespace cafmcp {
 
@@ -25,7 +25,7 @@ struct op_rules {
 };
 
 struct uri_template::part {
-  std::string literal;            // when names is empty
+  std::string literal; // when names is empty
   const op_rules* rules = nullptr;
   std::vector<std::string> names; // the expression's variables
 };
@@ -37,14 +37,10 @@ using parts_t = std::vector<std::shared_ptr<const uri_template::part>>;
 // Query values may hold '/' and '?' (RFC 3986 allows them there); path-ish
 // values stop at any structural delimiter.
 constexpr op_rules rule_table[] = {
-  {'\0', "", ',', false, "", false, "/?#&", "/?#&"},
-  {'+', "", ',', false, "", true, "", ""},
-  {'#', "#", ',', false, "", true, "", ""},
-  {'.', ".", '.', false, "", false, "/?#&", "/?#&"},
-  {'/', "/", '/', false, "", false, "?#&", "?#&"},
-  {';', ";", ';', true, "", false, "/?#&", "/?#&"},
-  {'?', "?", '&', true, "=", false, "#", "#"},
-  {'&', "&", '&', true, "=", false, "#", "#"},
+  {'\0', "", ',', false, "", false, "/?#&", "/?#&"}, {'+', "", ',', false, "", true, "", ""},
+  {'#', "#", ',', false, "", true, "", ""},          {'.', ".", '.', false, "", false, "/?#&", "/?#&"},
+  {'/', "/", '/', false, "", false, "?#&", "?#&"},   {';', ";", ';', true, "", false, "/?#&", "/?#&"},
+  {'?', "?", '&', true, "=", false, "#", "#"},       {'&', "&", '&', true, "=", false, "#", "#"},
 };
 
 const op_rules* rules_for(char op) {
@@ -58,13 +54,9 @@ bool is_alpha_digit(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-bool is_unreserved(char c) {
-  return is_alpha_digit(c) || c == '-' || c == '.' || c == '_' || c == '~';
-}
+bool is_unreserved(char c) { return is_alpha_digit(c) || c == '-' || c == '.' || c == '_' || c == '~'; }
 
-bool is_reserved(char c) {
-  return std::string_view(":/?#[]@!$&'()*+,;=").find(c) != std::string_view::npos;
-}
+bool is_reserved(char c) { return std::string_view(":/?#[]@!$&'()*+,;=").find(c) != std::string_view::npos; }
 
 using detail::is_hex_digit;
 using detail::percent_decode;
@@ -144,8 +136,7 @@ bool assign(uri_template::variables& vars, const std::string& name, std::string_
 // `;x=1;y=2`, `?x=1&y=2`: names say which variable each piece is, so pieces
 // may come in any order and any of them may be missing (optional query
 // parameters), but each at most once and none unknown.
-bool read_named(const uri_template::part& p, std::string_view text,
-                uri_template::variables& vars) {
+bool read_named(const uri_template::part& p, std::string_view text, uri_template::variables& vars) {
   const auto& r = *p.rules;
   for (auto piece : split(text, r.sep)) {
     auto eq = piece.find('=');
@@ -163,8 +154,7 @@ bool read_named(const uri_template::part& p, std::string_view text,
 
 // Reads one expression's expansion back into variables; false if `text`
 // cannot be an expansion of it.
-bool read_expression(const uri_template::part& p, std::string_view text,
-                     uri_template::variables& vars) {
+bool read_expression(const uri_template::part& p, std::string_view text, uri_template::variables& vars) {
   const auto& r = *p.rules;
   std::string_view first = r.first;
   if (text.empty())
@@ -228,8 +218,7 @@ private:
     const auto& p = *parts_[index];
     auto rest = uri_.substr(pos);
     if (p.names.empty())
-      return rest.substr(0, p.literal.size()) == p.literal
-             && at(index + 1, pos + p.literal.size(), out);
+      return rest.substr(0, p.literal.size()) == p.literal && at(index + 1, pos + p.literal.size(), out);
     auto limit = extent(*p.rules, rest);
     if (index + 1 == parts_.size()) // the last expression takes the whole rest
       return limit == rest.size() && try_end(index, pos, rest.size(), out);
@@ -237,8 +226,7 @@ private:
     const auto& next = *parts_[index + 1];
     if (next.names.empty()) {
       for (std::size_t len = limit + 1; len-- > 0 && spend(1);)
-        if (rest.compare(len, next.literal.size(), next.literal) == 0
-            && try_end(index, pos, len, out))
+        if (rest.compare(len, next.literal.size(), next.literal) == 0 && try_end(index, pos, len, out))
           return true;
       return false;
     }
@@ -259,8 +247,7 @@ private:
   }
 
   // Expression `index` covers uri_[pos, pos + len) and the rest matches.
-  bool try_end(std::size_t index, std::size_t pos, std::size_t len,
-               uri_template::variables& out) {
+  bool try_end(std::size_t index, std::size_t pos, std::size_t len, uri_template::variables& out) {
     if (!spend(len + 1))
       return false;
     uri_template::variables mine;
@@ -335,8 +322,7 @@ uri_template::uri_template(std::string text) : text_(std::move(text)) {
     auto p = std::make_shared<part>();
     char op = body.empty() ? '\0' : body.front();
     if (op != '\0' && contains("=,!@|", op))
-      throw std::invalid_argument(std::string("reserved operator '") + op
-                                  + "' in URI template: " + text_);
+      throw std::invalid_argument(std::string("reserved operator '") + op + "' in URI template: " + text_);
     p->rules = rules_for(op);
     if (p->rules && op != '\0')
       body.remove_prefix(1);
@@ -344,8 +330,7 @@ uri_template::uri_template(std::string text) : text_(std::move(text)) {
       p->rules = rules_for('\0');
     for (auto name : split(body, ',')) {
       if (!name.empty() && (name.back() == '*' || name.find(':') != std::string_view::npos))
-        throw std::invalid_argument("level-4 modifiers (':' and '*') are not supported: "
-                                    + text_);
+        throw std::invalid_argument("level-4 modifiers (':' and '*') are not supported: " + text_);
       if (!valid_name(name))
         throw std::invalid_argument("bad variable name '" + std::string(name)
                                     + "' in URI template: " + text_);

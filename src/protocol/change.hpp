@@ -23,8 +23,8 @@ std::optional<operation> operation_named(std::string_view name);
 struct change {
   item_kind kind = item_kind::resource;
   operation op = operation::added;
-  std::string key;   // uri, uriTemplate or name
-  json descriptor;   // the item's MCP descriptor (as it was, for removals)
+  std::string key; // uri, uriTemplate or name
+  json descriptor; // the item's MCP descriptor (as it was, for removals)
 };
 
 /// `notifications/{resources,tools,prompts}/list_changed`.

@@ -32,8 +32,8 @@ outcome run_reader(const resource_reader& reader, const std::string& uri, reques
   } catch (const resource_not_found_error& e) {
     return resource_not_found(e.uri);
   } catch (const std::exception& e) {
-    return jsonrpc::error{jsonrpc::code::internal_error,
-                          "Reading " + uri + " failed: " + e.what(), std::nullopt};
+    return jsonrpc::error{jsonrpc::code::internal_error, "Reading " + uri + " failed: " + e.what(),
+                          std::nullopt};
   }
 }
 
@@ -49,8 +49,9 @@ dispatch_result read_resource(const registry& reg, const json& params) {
                r.quick};
   }
   if (auto* t = reg.match_template(*uri); t && t->spec.reader)
-    return job{[reader = t->spec.reader, u = *uri](request_context& ctx) { return run_reader(reader, u, ctx); },
-               t->spec.quick};
+    return job{
+      [reader = t->spec.reader, u = *uri](request_context& ctx) { return run_reader(reader, u, ctx); },
+      t->spec.quick};
   return outcome{resource_not_found(*uri)};
 }
 
@@ -85,8 +86,7 @@ dispatch_result call_tool(const registry& reg, const json& params) {
   // correct, not a protocol error.
   if (entry.input)
     if (auto violation = entry.input->validate(args))
-      return outcome{tool_result::error("Invalid arguments for tool " + *name + ": " + *violation)
-                       .to_json()};
+      return outcome{tool_result::error("Invalid arguments for tool " + *name + ": " + *violation).to_json()};
   // What the call needs, not a copy of the tool (its schemas are JSON trees).
   return job{[handler = entry.spec.handler, name = entry.spec.name, output = entry.output,
               args = std::move(args)](request_context& ctx) -> outcome {
@@ -129,8 +129,8 @@ dispatch_result get_prompt(const registry& reg, const json& params) {
         return jsonrpc::error{jsonrpc::code::internal_error, "Prompt has no handler", std::nullopt};
       return handler(args, ctx).to_json();
     } catch (const std::exception& e) {
-      return jsonrpc::error{jsonrpc::code::internal_error,
-                            "Prompt " + name + " failed: " + e.what(), std::nullopt};
+      return jsonrpc::error{jsonrpc::code::internal_error, "Prompt " + name + " failed: " + e.what(),
+                            std::nullopt};
     }
   };
   return job{std::move(run), it->second.quick};
@@ -151,8 +151,8 @@ dispatch_result complete(const registry& reg, const server_options& opts, const 
     return outcome{invalid_params("completion/complete: ref.type, argument.name and "
                                   "argument.value must be strings")};
   std::map<std::string, std::string> context;
-  if (params.contains("context") && params["context"].is_object()
-      && params["context"].contains("arguments") && params["context"]["arguments"].is_object())
+  if (params.contains("context") && params["context"].is_object() && params["context"].contains("arguments")
+      && params["context"]["arguments"].is_object())
     for (auto& [k, v] : params["context"]["arguments"].items())
       if (v.is_string())
         context[k] = v.get<std::string>();
@@ -184,11 +184,10 @@ dispatch_result complete(const registry& reg, const server_options& opts, const 
       std::size_t total = values.size();
       if (values.size() > 100)
         values.resize(100); // the spec's maximum per response
-      return json{{"completion",
-                   {{"values", values}, {"total", total}, {"hasMore", total > values.size()}}}};
+      return json{{"completion", {{"values", values}, {"total", total}, {"hasMore", total > values.size()}}}};
     } catch (const std::exception& e) {
-      return jsonrpc::error{jsonrpc::code::internal_error,
-                            std::string("Completion failed: ") + e.what(), std::nullopt};
+      return jsonrpc::error{jsonrpc::code::internal_error, std::string("Completion failed: ") + e.what(),
+                            std::nullopt};
     }
   }};
 }
@@ -199,8 +198,8 @@ jsonrpc::error resource_not_found(const std::string& uri) {
   return {jsonrpc::code::resource_not_found, "Resource not found: " + uri, json{{"uri", uri}}};
 }
 
-dispatch_result dispatch(const registry& reg, const server_options& opts,
-                         std::string_view method, const json& params) {
+dispatch_result dispatch(const registry& reg, const server_options& opts, std::string_view method,
+                         const json& params) {
   auto n = opts.page_size ? opts.page_size : 100;
   if (method == "resources/list")
     return outcome{page(reg.resource_listing, "resources", "resources", params, n,
@@ -209,11 +208,11 @@ dispatch_result dispatch(const registry& reg, const server_options& opts,
     return outcome{page(reg.templates, "templates", "resourceTemplates", params, n,
                         [](const template_entry& t) { return t.spec.descriptor(); })};
   if (method == "tools/list")
-    return outcome{page(reg.tools, "tools", "tools", params, n,
-                        [](const tool_entry& t) { return t.spec.descriptor(); })};
+    return outcome{
+      page(reg.tools, "tools", "tools", params, n, [](const tool_entry& t) { return t.spec.descriptor(); })};
   if (method == "prompts/list")
-    return outcome{page(reg.prompts, "prompts", "prompts", params, n,
-                        [](const prompt& p) { return p.descriptor(); })};
+    return outcome{
+      page(reg.prompts, "prompts", "prompts", params, n, [](const prompt& p) { return p.descriptor(); })};
   if (method == "resources/read")
     return read_resource(reg, params);
   if (method == "tools/call")
@@ -224,8 +223,8 @@ dispatch_result dispatch(const registry& reg, const server_options& opts,
     return complete(reg, opts, params);
   if (method == "server/discover") // only stateless requests get here
     return outcome{discover_result(opts, reg)};
-  return outcome{jsonrpc::error{jsonrpc::code::method_not_found,
-                                "Method not found: " + std::string(method), std::nullopt}};
+  return outcome{jsonrpc::error{jsonrpc::code::method_not_found, "Method not found: " + std::string(method),
+                                std::nullopt}};
 }
 
 } // namespace cafmcp::protocol

@@ -11,6 +11,7 @@
 #include "cafmcp/json_rpc.hpp"
 #include "cafmcp/request_context.hpp"
 #include "cafmcp/server_options.hpp"
+
 #include "protocol/registry.hpp"
 
 namespace cafmcp::protocol {
@@ -32,8 +33,8 @@ using dispatch_result = std::variant<outcome, job>;
 /// Methods served from the registry: resources/list, resources/read,
 /// resources/templates/list, tools/list, tools/call, prompts/list,
 /// prompts/get, completion/complete. Anything else: -32601.
-dispatch_result dispatch(const registry& reg, const server_options& opts,
-                         std::string_view method, const json& params);
+dispatch_result dispatch(const registry& reg, const server_options& opts, std::string_view method,
+                         const json& params);
 
 jsonrpc::error resource_not_found(const std::string& uri);
 

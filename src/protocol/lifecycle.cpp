@@ -5,8 +5,7 @@
 namespace cafmcp::protocol {
 
 std::string negotiate_version(std::string_view requested) {
-  return std::string(is_supported_protocol_version(requested) ? requested
-                                                              : latest_protocol_version);
+  return std::string(is_supported_protocol_version(requested) ? requested : latest_protocol_version);
 }
 
 namespace {
@@ -35,8 +34,7 @@ json server_capabilities(const server_options& opts, const registry& reg) {
   return caps;
 }
 
-json initialize_result(const server_options& opts, const registry& reg,
-                       std::string_view requested) {
+json initialize_result(const server_options& opts, const registry& reg, std::string_view requested) {
   json info = {{"name", opts.name}, {"version", opts.version}};
   if (opts.title)
     info["title"] = *opts.title;
@@ -74,12 +72,11 @@ std::optional<jsonrpc::error> admit_request(phase p, std::string_view method) {
   if (method == "initialize") {
     if (p == phase::awaiting_initialize)
       return std::nullopt;
-    return jsonrpc::error{jsonrpc::code::invalid_request, "Session already initialized",
-                          std::nullopt};
+    return jsonrpc::error{jsonrpc::code::invalid_request, "Session already initialized", std::nullopt};
   }
   if (p == phase::awaiting_initialize)
-    return jsonrpc::error{jsonrpc::code::invalid_request,
-                          "Session not initialized: send initialize first", std::nullopt};
+    return jsonrpc::error{jsonrpc::code::invalid_request, "Session not initialized: send initialize first",
+                          std::nullopt};
   return std::nullopt;
 }
 

@@ -9,6 +9,7 @@
 #include "cafmcp/json.hpp"
 #include "cafmcp/json_rpc.hpp"
 #include "cafmcp/server_options.hpp"
+
 #include "protocol/registry.hpp"
 
 namespace cafmcp::protocol {
@@ -20,8 +21,7 @@ std::string negotiate_version(std::string_view requested);
 json server_capabilities(const server_options& opts, const registry& reg);
 
 /// The InitializeResult for a client asking for `requested`.
-json initialize_result(const server_options& opts, const registry& reg,
-                       std::string_view requested);
+json initialize_result(const server_options& opts, const registry& reg, std::string_view requested);
 
 /// Checks initialize params: protocolVersion (string), capabilities
 /// (object), clientInfo (object with name and version strings).

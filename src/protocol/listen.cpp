@@ -1,6 +1,7 @@
 #include "protocol/listen.hpp"
 
 #include "cafmcp/json_rpc.hpp"
+
 #include "protocol/stateless.hpp"
 
 namespace cafmcp::protocol {
@@ -12,7 +13,9 @@ jsonrpc::error bad(std::string msg, std::optional<json> data = std::nullopt) {
 
 // Stands in for the id while serializing; never produced by a real value
 // (control characters are escaped, so its dumped form is unambiguous).
-constexpr std::string_view placeholder = "\x01" "cafmcp-subscription-id" "\x01";
+constexpr std::string_view placeholder = "\x01"
+                                         "cafmcp-subscription-id"
+                                         "\x01";
 
 } // namespace
 
@@ -26,8 +29,7 @@ bool listen_filter::wants(item_kind k) const {
   return false;
 }
 
-std::variant<listen_filter, jsonrpc::error> read_listen_filter(const json& params,
-                                                               std::size_t max_uris) {
+std::variant<listen_filter, jsonrpc::error> read_listen_filter(const json& params, std::size_t max_uris) {
   listen_filter f;
   if (!params.is_object() || !params.contains("notifications"))
     return f; // every field is optional: an empty filter is valid

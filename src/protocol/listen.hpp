@@ -10,15 +10,16 @@
 
 #include "cafmcp/json.hpp"
 #include "cafmcp/json_rpc.hpp"
+
 #include "protocol/change.hpp"
 
 namespace cafmcp::protocol {
 
 /// What one listen stream asked for (and, once honoured, will receive).
 struct listen_filter {
-  bool tools = false;     // notifications/tools/list_changed
-  bool prompts = false;   // notifications/prompts/list_changed
-  bool resources = false; // notifications/resources/list_changed
+  bool tools = false;            // notifications/tools/list_changed
+  bool prompts = false;          // notifications/prompts/list_changed
+  bool resources = false;        // notifications/resources/list_changed
   std::vector<std::string> uris; // notifications/resources/updated for these
 
   bool wants(item_kind k) const;
@@ -26,8 +27,7 @@ struct listen_filter {
 
 /// Reads `params.notifications`: -32602 when it is malformed or names more
 /// than `max_uris` resource URIs.
-std::variant<listen_filter, jsonrpc::error> read_listen_filter(const json& params,
-                                                               std::size_t max_uris);
+std::variant<listen_filter, jsonrpc::error> read_listen_filter(const json& params, std::size_t max_uris);
 
 /// `notifications/subscriptions/acknowledged` for subscription `id`, listing
 /// what the server will honour.

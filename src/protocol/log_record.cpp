@@ -18,12 +18,12 @@ std::string encode(const log_record& r) {
   if (!r.replica.is_null())
     j["r"] = r.replica;
   if (r.session)
-    j["sess"] = {{"id", r.session->id},
-                 {"record", r.session->record ? to_json(*r.session->record) : json()}};
+    j["sess"] = {{"id", r.session->id}, {"record", r.session->record ? to_json(*r.session->record) : json()}};
   if (r.answer) {
     json a = {{"id", r.answer->id}, {"ask", r.answer->ask_id}};
     if (auto* err = std::get_if<jsonrpc::error>(&r.answer->answer))
-      a["error"] = {{"code", err->code}, {"message", err->message}, {"data", err->data ? *err->data : json()}};
+      a["error"] = {
+        {"code", err->code}, {"message", err->message}, {"data", err->data ? *err->data : json()}};
     else
       a["result"] = std::get<json>(r.answer->answer);
     j["ans"] = std::move(a);
@@ -100,7 +100,8 @@ std::optional<log_record> decode(std::string_view text) {
     r.message = log_record::session_message{std::move(id), (*it)["m"]};
   }
   if (auto it = j.find("claim"); it != j.end()) {
-    r.claim = log_record::stream_claim{member_or<std::string>(*it, "id", ""), member_or<std::uint64_t>(*it, "n", 0)};
+    r.claim =
+      log_record::stream_claim{member_or<std::string>(*it, "id", ""), member_or<std::uint64_t>(*it, "n", 0)};
     if (r.claim->id.empty() || r.claim->number == 0)
       return std::nullopt;
   }

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "cafmcp/tracing.hpp"
+
 #include "protocol/change.hpp"
 #include "protocol/dispatch.hpp"
 #include "protocol/session_record.hpp"
@@ -17,14 +18,14 @@
 namespace cafmcp::protocol {
 
 struct log_record {
-  std::string origin;     // node id "/" incarnation
-  std::uint64_t seq = 0;  // 1, 2, ... per origin
+  std::string origin;    // node id "/" incarnation
+  std::uint64_t seq = 0; // 1, 2, ... per origin
   std::optional<change> list_change;
   std::optional<std::string> updated_uri;
   /// Changes were dropped before reaching the log (an outbox overflowed):
   /// every node tells every session to re-read everything.
   bool resync = false;
-  json replica;           // replica.hpp; null: nothing to apply elsewhere
+  json replica; // replica.hpp; null: nothing to apply elsewhere
   /// A 2025-11-25 session's state changed (record), or it ended (none).
   struct session_note {
     std::string id; // its Mcp-Session-Id
@@ -34,7 +35,7 @@ struct log_record {
   /// A node opened a session's GET stream: the last claim in the log owns
   /// it, and a node whose claim came earlier writes nothing more to it.
   struct stream_claim {
-    std::string id;          // the session's Mcp-Session-Id
+    std::string id;           // the session's Mcp-Session-Id
     std::uint64_t number = 0; // 1, 2, ... per origin
   };
   std::optional<stream_claim> claim;
@@ -54,7 +55,7 @@ struct log_record {
     json message;
   };
   std::optional<session_message> message;
-  trace_context trace;    // the mutation span, continued by each node
+  trace_context trace; // the mutation span, continued by each node
 };
 
 std::string encode(const log_record& r);

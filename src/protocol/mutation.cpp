@@ -16,8 +16,7 @@ mutation_effect listed(item_kind kind, operation op, std::string key, json descr
   return e;
 }
 
-bool same_contents(const std::vector<resource_contents>& a,
-                   const std::vector<resource_contents>& b) {
+bool same_contents(const std::vector<resource_contents>& a, const std::vector<resource_contents>& b) {
   if (a.size() != b.size())
     return false;
   for (std::size_t i = 0; i < a.size(); ++i)
@@ -27,8 +26,7 @@ bool same_contents(const std::vector<resource_contents>& a,
 }
 
 template <class Map>
-mutation_effect remove_keyed(Map& items, item_kind kind, const std::string& key,
-                             auto describe) {
+mutation_effect remove_keyed(Map& items, item_kind kind, const std::string& key, auto describe) {
   auto it = items.find(key);
   if (it == items.end())
     return rejected("no such " + std::string(to_string(kind)) + ": " + key);
@@ -40,8 +38,7 @@ mutation_effect remove_keyed(Map& items, item_kind kind, const std::string& key,
 // Insert or replace; a replacement with an identical descriptor is applied
 // silently (nothing a client lists has changed).
 template <class Map, class Entry, class Describe>
-mutation_effect upsert(Map& items, item_kind kind, const std::string& key, Entry entry,
-                       Describe describe) {
+mutation_effect upsert(Map& items, item_kind kind, const std::string& key, Entry entry, Describe describe) {
   json d = describe(entry);
   auto it = items.find(key);
   bool existed = it != items.end();
@@ -160,8 +157,7 @@ mutation_effect add_prompt(registry& reg, prompt p) {
 }
 
 mutation_effect remove_prompt(registry& reg, const std::string& name) {
-  return remove_keyed(reg.prompts, item_kind::prompt, name,
-                      [](const prompt& p) { return p.descriptor(); });
+  return remove_keyed(reg.prompts, item_kind::prompt, name, [](const prompt& p) { return p.descriptor(); });
 }
 
 } // namespace cafmcp::protocol

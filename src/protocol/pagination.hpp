@@ -22,9 +22,8 @@ std::optional<std::string> decode_cursor(std::string_view kind, std::string_view
 /// One page of `items` as `{<field>: [...], nextCursor?}`; an error when
 /// params carry a bad cursor. `describe(value) -> json`.
 template <class Map, class Describe>
-std::variant<json, jsonrpc::error> page(const Map& items, std::string_view kind,
-                                        std::string_view field, const json& params,
-                                        std::size_t page_size, Describe describe) {
+std::variant<json, jsonrpc::error> page(const Map& items, std::string_view kind, std::string_view field,
+                                        const json& params, std::size_t page_size, Describe describe) {
   auto it = items.begin();
   if (params.is_object() && params.contains("cursor")) {
     const auto& c = params["cursor"];

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cafmcp/transport.hpp"
+
 #include "protocol/log_record.hpp"
 #include "protocol/session_replay.hpp"
 
@@ -31,9 +32,9 @@ public:
   void add(log_mark at, log_record r);
 
   struct replay {
-    bool complete = false;                        // false: entries it needs are gone
-    std::vector<std::pair<log_mark, json>> told;  // in order, each after `after`
-    log_mark upto;                                // everything up to here is told
+    bool complete = false;                       // false: entries it needs are gone
+    std::vector<std::pair<log_mark, json>> told; // in order, each after `after`
+    log_mark upto;                               // everything up to here is told
   };
   /// What session `id` was told after `after`. `latest` is the newest
   /// record of the session this node knows and where it was logged (its

@@ -19,8 +19,8 @@ bool valid_tool_name(std::string_view name) {
   if (name.empty() || name.size() > 128)
     return false;
   for (char c : name) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-              || c == '_' || c == '.' || c == '-';
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
+              || c == '.' || c == '-';
     if (!ok)
       return false;
   }

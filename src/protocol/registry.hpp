@@ -12,6 +12,7 @@
 #include "cafmcp/resource.hpp"
 #include "cafmcp/tool.hpp"
 #include "cafmcp/uri_template.hpp"
+
 #include "foundation/schema_validator.hpp"
 
 namespace cafmcp::protocol {
@@ -28,11 +29,11 @@ struct tool_entry {
 };
 
 struct registry {
-  std::map<std::string, resource> resources;             // by uri
-  std::map<std::string, std::string> resource_listing;   // list_order \x1f uri -> uri
-  std::map<std::string, template_entry> templates;       // by uriTemplate
-  std::map<std::string, tool_entry> tools;               // by name
-  std::map<std::string, prompt> prompts;                 // by name
+  std::map<std::string, resource> resources;           // by uri
+  std::map<std::string, std::string> resource_listing; // list_order \x1f uri -> uri
+  std::map<std::string, template_entry> templates;     // by uriTemplate
+  std::map<std::string, tool_entry> tools;             // by name
+  std::map<std::string, prompt> prompts;               // by name
 
   /// The template a concrete URI belongs to (first match in key order).
   const template_entry* match_template(const std::string& uri) const;

@@ -6,6 +6,7 @@
 // The node that made a change logs its replica beside it; every other node
 // applies the replica when it reads the change from the log.
 #include "cafmcp/json.hpp"
+
 #include "protocol/mutation.hpp"
 
 namespace cafmcp::protocol {

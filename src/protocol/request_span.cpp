@@ -1,7 +1,7 @@
 #include "protocol/request_span.hpp"
 
-#include "protocol/change.hpp"
 #include "foundation/json_member.hpp"
+#include "protocol/change.hpp"
 
 namespace cafmcp::protocol {
 

@@ -7,6 +7,7 @@
 
 #include "cafmcp/json_rpc.hpp"
 #include "cafmcp/tracing.hpp"
+
 #include "protocol/dispatch.hpp"
 
 namespace cafmcp::protocol {
@@ -16,7 +17,7 @@ trace_context trace_context_from_meta(const json& params);
 
 struct request_span_facts {
   std::string session_id;
-  std::string protocol_version; // empty before initialize
+  std::string protocol_version;            // empty before initialize
   const char* network_transport = nullptr; // "pipe", "tcp"; null: unknown
 };
 

@@ -1,13 +1,12 @@
 #include "protocol/request_state.hpp"
 
-#include "foundation/base64.hpp"
-
-#include <sys/random.h>
-
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
+#include <sys/random.h>
+
+#include "foundation/base64.hpp"
 
 namespace cafmcp::protocol {
 namespace {

@@ -14,8 +14,8 @@ namespace cafmcp::protocol {
 struct session_record {
   std::string protocol_version;
   json client_capabilities = json::object();
-  int log_level = 0;                       // cafmcp::log_level as an int
-  std::vector<std::string> subscriptions;  // URIs and template texts, sorted
+  int log_level = 0;                      // cafmcp::log_level as an int
+  std::vector<std::string> subscriptions; // URIs and template texts, sorted
 };
 
 json to_json(const session_record& r);

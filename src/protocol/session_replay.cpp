@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cafmcp/uri_template.hpp"
+
 #include "protocol/request_span.hpp"
 
 namespace cafmcp::protocol {

@@ -10,6 +10,7 @@
 
 #include "cafmcp/json.hpp"
 #include "cafmcp/server_options.hpp"
+
 #include "protocol/change.hpp"
 #include "protocol/log_record.hpp"
 

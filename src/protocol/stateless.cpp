@@ -3,6 +3,7 @@
 #include <array>
 
 #include "cafmcp/protocol_version.hpp"
+
 #include "protocol/lifecycle.hpp"
 
 namespace cafmcp::protocol {
@@ -41,10 +42,9 @@ std::variant<request_meta, jsonrpc::error> read_request_meta(const json& params)
   request_meta out;
   out.protocol_version = v->get<std::string>();
   if (!is_stateless_protocol_version(out.protocol_version))
-    return jsonrpc::error{jsonrpc::code::unsupported_protocol_version,
-                          "Unsupported protocol version: " + out.protocol_version,
-                          json{{"supported", {stateless_protocol_version}},
-                               {"requested", out.protocol_version}}};
+    return jsonrpc::error{
+      jsonrpc::code::unsupported_protocol_version, "Unsupported protocol version: " + out.protocol_version,
+      json{{"supported", {stateless_protocol_version}}, {"requested", out.protocol_version}}};
   auto caps = meta->find(meta_client_capabilities);
   if (caps == meta->end() || !caps->is_object())
     return invalid_meta("_meta[\"io.modelcontextprotocol/clientCapabilities\"] must be an object");
@@ -64,8 +64,8 @@ std::variant<request_meta, jsonrpc::error> read_request_meta(const json& params)
 }
 
 bool removed_in_stateless(std::string_view method) {
-  static constexpr std::array<std::string_view, 5> removed = {
-    "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"};
+  static constexpr std::array<std::string_view, 5> removed = {"initialize", "ping", "logging/setLevel",
+                                                              "resources/subscribe", "resources/unsubscribe"};
   for (auto m : removed)
     if (m == method)
       return true;

@@ -14,6 +14,7 @@
 #include "cafmcp/json_rpc.hpp"
 #include "cafmcp/request_context.hpp"
 #include "cafmcp/server_options.hpp"
+
 #include "protocol/registry.hpp"
 
 namespace cafmcp::protocol {
@@ -33,7 +34,7 @@ bool is_stateless_request(const json& params);
 struct request_meta {
   std::string protocol_version;
   json client_capabilities = json::object();
-  json client_info; // null when absent (a SHOULD, never required)
+  json client_info;               // null when absent (a SHOULD, never required)
   std::optional<log_level> level; // no logging when absent
 };
 

@@ -4,9 +4,7 @@
 
 namespace cafmcp::protocol {
 namespace {
-std::string key_of(const std::string& uri, bool is_template) {
-  return (is_template ? "t" : "u") + uri;
-}
+std::string key_of(const std::string& uri, bool is_template) { return (is_template ? "t" : "u") + uri; }
 } // namespace
 
 subscription_index::outcome subscription_index::subscribe(subscriber s, const std::string& uri,
@@ -83,8 +81,7 @@ void subscription_index::drop(subscriber s) {
   }
 }
 
-std::vector<subscription_index::subscriber>
-subscription_index::subscribers_of(const std::string& uri) const {
+std::vector<subscription_index::subscriber> subscription_index::subscribers_of(const std::string& uri) const {
   std::vector<subscriber> out;
   if (auto it = exact_.find(uri); it != exact_.end())
     out.assign(it->second.begin(), it->second.end());

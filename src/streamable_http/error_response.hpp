@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cafmcp/json_rpc.hpp"
+
 #include "streamable_http/http_conn.hpp"
 
 namespace cafmcp::http {

@@ -9,8 +9,7 @@ std::size_t size_of(const frame& f) { return f ? f->size() : 0; }
 
 void event_store::trim(clock::time_point now) {
   while (!events_.empty()
-         && (events_.size() > max_events_ || bytes_ > max_bytes_
-             || now - events_.front().at > max_age_)) {
+         && (events_.size() > max_events_ || bytes_ > max_bytes_ || now - events_.front().at > max_age_)) {
     bytes_ -= size_of(events_.front().data);
     events_.pop_front();
   }
@@ -24,8 +23,7 @@ std::uint64_t event_store::append(frame data, clock::time_point now, stream_mark
   return seq;
 }
 
-std::optional<std::vector<event_store::event>> event_store::after(std::uint64_t seq,
-                                                                  clock::time_point now) {
+std::optional<std::vector<event_store::event>> event_store::after(std::uint64_t seq, clock::time_point now) {
   trim(now);
   if (seq >= next_) // an id we never issued
     return std::nullopt;

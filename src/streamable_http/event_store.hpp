@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cafmcp/transport.hpp"
+
 #include "streamable_http/stream_mark.hpp"
 
 namespace cafmcp::http {

@@ -63,10 +63,9 @@ void http_conn::read_request() {
   parser_ = std::make_unique<beast::http::request_parser<beast::http::string_body>>();
   parser_->body_limit(loop_.limits.max_body_bytes);
   parser_->header_limit(static_cast<std::uint32_t>(loop_.limits.max_header_bytes));
-  beast::http::async_read(socket_, buffer_, *parser_,
-                          [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                            self->on_read(ec);
-                          });
+  beast::http::async_read(
+    socket_, buffer_, *parser_,
+    [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
 }
 
 void http_conn::on_read(beast::error_code ec) {
@@ -92,10 +91,11 @@ void http_conn::on_read(beast::error_code ec) {
   loop_.handler->handle(shared_from_this(), std::move(req));
 }
 
-void http_conn::respond(int status, const std::string& content_type,
-                        const std::string& extra_headers, frame body) {
+void http_conn::respond(int status, const std::string& content_type, const std::string& extra_headers,
+                        frame body) {
   auto reason = beast::http::obsolete_reason(beast::http::int_to_status(static_cast<unsigned>(status)));
-  std::string head = "HTTP/1.1 " + std::to_string(status) + " " + std::string(reason.data(), reason.size()) + "\r\n";
+  std::string head =
+    "HTTP/1.1 " + std::to_string(status) + " " + std::string(reason.data(), reason.size()) + "\r\n";
   if (!content_type.empty())
     head += "Content-Type: " + content_type + "\r\n";
   head += "Content-Length: " + std::to_string(body ? body->size() : 0) + "\r\n";

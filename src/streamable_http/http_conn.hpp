@@ -18,6 +18,7 @@
 #include <sys/uio.h>
 
 #include "cafmcp/transport.hpp"
+
 #include "streamable_http/connection_loop.hpp"
 #include "streamable_http/http_request.hpp"
 #include "streamable_http/sse.hpp"
@@ -38,8 +39,7 @@ public:
 
   /// A complete response; the connection reads the next request afterwards
   /// (keep-alive) or closes.
-  void respond(int status, const std::string& content_type, const std::string& extra_headers,
-               frame body);
+  void respond(int status, const std::string& content_type, const std::string& extra_headers, frame body);
   /// Switch to an SSE stream (`Connection: close`: it ends with the socket).
   void begin_sse(const std::string& extra_headers);
   void send_text(std::string text); // priming event, comment
@@ -97,9 +97,9 @@ private:
   // and no completion handler.
   static constexpr std::size_t max_chunks_per_write = 128;
   static constexpr std::size_t flat_write_limit = 4096;
-  std::vector<::iovec> gather_;          // one sendmsg(2)
-  std::vector<net::const_buffer> rest_;  // what it left, written asynchronously
-  std::size_t in_flight_ = 0; // chunks the current write covers
+  std::vector<::iovec> gather_;         // one sendmsg(2)
+  std::vector<net::const_buffer> rest_; // what it left, written asynchronously
+  std::size_t in_flight_ = 0;           // chunks the current write covers
   bool writing_ = false;
   bool write_scheduled_ = false;
   bool keep_alive_ = true;

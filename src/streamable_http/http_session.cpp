@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cafmcp/json.hpp"
+
 #include "streamable_http/error_response.hpp"
 #include "streamable_http/request_policy.hpp"
 #include "streamable_http/sse.hpp"
@@ -10,8 +11,8 @@
 namespace cafmcp::http {
 
 http_session::http_session(std::string id, session_host& host, bool stateless)
-  : id_(std::move(id)), host_(host), options_(host.options()), outbox_(host.outbox()),
-    stateless_(stateless), clustered_(!stateless && !host.core().options().cluster.url.empty()) {
+  : id_(std::move(id)), host_(host), options_(host.options()), outbox_(host.outbox()), stateless_(stateless),
+    clustered_(!stateless && !host.core().options().cluster.url.empty()) {
   new_stream(0);
   if (clustered_)
     last_mark_ = {host.core().log_now(), 0};
@@ -58,8 +59,8 @@ http_session::stream& http_session::new_stream(std::uint64_t id) {
     .first->second;
 }
 
-void http_session::post_request(const std::shared_ptr<http_conn>& c, std::string key,
-                                jsonrpc::message msg, bool initialize) {
+void http_session::post_request(const std::shared_ptr<http_conn>& c, std::string key, jsonrpc::message msg,
+                                bool initialize) {
   touch();
   pending_[key] = pending{c, 0, initialize};
   if (stateless_) { // the client leaving ends its request (and a listen stream)
@@ -302,10 +303,9 @@ void http_session::open_stream(const std::shared_ptr<http_conn>& c,
   auto missed = resuming ? s.history.after(from)
                          : std::optional<std::vector<event_store::event>>(s.history.kept_after(from));
   if (!missed)
-    return answer_error(*c, 410,
-                      "Events after " + *last_event_id
-                        + " are no longer kept; reconnect without Last-Event-ID",
-                      std::nullopt, headers());
+    return answer_error(
+      *c, 410, "Events after " + *last_event_id + " are no longer kept; reconnect without Last-Event-ID",
+      std::nullopt, headers());
   c->begin_sse(headers());
   c->send_text(priming_event(event_id(stream_id, from), options_.retry_hint.count()));
   attach_stream(s, stream_id, c);
@@ -326,7 +326,8 @@ void http_session::open_stream(const std::shared_ptr<http_conn>& c,
 // entries, paid once per resumption. Fresh: from now on, for what this
 // node kept may have reached the client on another node's stream, and a
 // message must not go out on two streams.
-void http_session::open_marked_stream(const std::shared_ptr<http_conn>& c, const std::optional<stream_mark>& after) {
+void http_session::open_marked_stream(const std::shared_ptr<http_conn>& c,
+                                      const std::optional<stream_mark>& after) {
   auto& s = streams_.at(0);
   if (auto current = s.conn.lock(); current && current->open()) {
     if (!after)
@@ -338,9 +339,9 @@ void http_session::open_marked_stream(const std::shared_ptr<http_conn>& c, const
     auto replay = host_.core().replay(id_, after->at);
     if (!replay.complete)
       return answer_error(*c, 410,
-                        "Events after " + after->text()
-                          + " are no longer kept on this node; reconnect without Last-Event-ID",
-                        std::nullopt, headers());
+                          "Events after " + after->text()
+                            + " are no longer kept on this node; reconnect without Last-Event-ID",
+                          std::nullopt, headers());
     for (auto& [m, f] : replay.messages)
       missed.emplace_back(stream_mark{m, 0}, std::move(f));
     for (auto& e : s.history.kept_after(0))
@@ -377,8 +378,8 @@ void http_session::end(int status, const std::string& why) {
     auto id = jsonrpc::from_key(key);
     if (p.stream != 0) {
       auto& s = streams_.at(p.stream);
-      auto err = std::make_shared<const std::string>(
-        jsonrpc::serialize_error(id, {-32000, why, std::nullopt}));
+      auto err =
+        std::make_shared<const std::string>(jsonrpc::serialize_error(id, {-32000, why, std::nullopt}));
       write(s, p.stream, s.history.append(err), err);
     } else if (p.conn && p.conn->open()) {
       answer_error(*p.conn, status, why, id);

@@ -14,9 +14,10 @@
 #include <string>
 #include <unordered_map>
 
-#include "cafmcp/server.hpp"
 #include "cafmcp/http_options.hpp"
+#include "cafmcp/server.hpp"
 #include "cafmcp/transport.hpp"
+
 #include "streamable_http/event_store.hpp"
 #include "streamable_http/http_conn.hpp"
 #include "streamable_http/loop_handoff.hpp"
@@ -30,8 +31,8 @@ class http_session;
 struct outgoing {
   enum class kind { frame, end_request, release_stream, close };
   std::shared_ptr<http_session> to;
-  frame message;  // kind::frame only
-  routing where;  // kind::frame; end_request and release_stream name their request here
+  frame message; // kind::frame only
+  routing where; // kind::frame; end_request and release_stream name their request here
   kind what = kind::frame;
 };
 
@@ -103,9 +104,9 @@ private:
     explicit stream(event_store s) : history(std::move(s)) {}
     event_store history;
     std::weak_ptr<http_conn> conn;
-    bool finished = false;        // its final response was sent
+    bool finished = false; // its final response was sent
     std::chrono::steady_clock::time_point finished_at;
-    std::uint64_t delivered = 0;  // standalone stream: last seq written to a connection
+    std::uint64_t delivered = 0; // standalone stream: last seq written to a connection
   };
   struct pending {
     // Strong: nothing else keeps a connection alive while it waits for
@@ -140,9 +141,9 @@ private:
   // Clustered: the standalone stream's events are named by stream_marks,
   // and any node resumes them from the change log.
   bool clustered_ = false;
-  stream_mark last_mark_;                // the newest event of the standalone stream
+  stream_mark last_mark_;                 // the newest event of the standalone stream
   std::optional<log_mark> replayed_upto_; // notifications up to here were told by a replay
-  std::shared_ptr<stream_claim> claim_;  // on the open GET stream
+  std::shared_ptr<stream_claim> claim_;   // on the open GET stream
   std::shared_ptr<connection> core_;
   std::map<std::uint64_t, stream> streams_; // 0: the standalone GET stream
   std::unordered_map<std::string, pending> pending_;

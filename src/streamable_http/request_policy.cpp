@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cafmcp/protocol_version.hpp"
+
 #include "foundation/base64.hpp"
 #include "foundation/json_member.hpp"
 
@@ -18,9 +19,7 @@ bool contains_ci(std::string_view hay, std::string_view needle) {
   return it != hay.end();
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && contains_ci(a, b);
-}
+bool iequals(std::string_view a, std::string_view b) { return a.size() == b.size() && contains_ci(a, b); }
 
 std::string_view trim(std::string_view v) {
   while (!v.empty() && (v.front() == ' ' || v.front() == '\t'))
@@ -169,11 +168,11 @@ std::optional<rejection> check_mirrored_headers(const mirrored_headers& h, const
   if (!h.method)
     return mismatch("the Mcp-Method header is required");
   if (*h.method != req.method)
-    return mismatch("Mcp-Method header value '" + std::string(*h.method)
-                    + "' does not match body value '" + req.method + "'");
+    return mismatch("Mcp-Method header value '" + std::string(*h.method) + "' does not match body value '"
+                    + req.method + "'");
   const char* field = req.method == "tools/call" || req.method == "prompts/get" ? "name"
-                      : req.method == "resources/read"                           ? "uri"
-                                                                                 : nullptr;
+                      : req.method == "resources/read"                          ? "uri"
+                                                                                : nullptr;
   if (!field)
     return std::nullopt;
   if (!h.name)

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cafmcp/json_rpc.hpp"
 #include "cafmcp/http_options.hpp"
+#include "cafmcp/json_rpc.hpp"
 
 namespace cafmcp::http {
 

@@ -1,6 +1,7 @@
 #include "streamable_http/request_router.hpp"
 
 #include "cafmcp/protocol_version.hpp"
+
 #include "streamable_http/error_response.hpp"
 #include "streamable_http/session_id.hpp"
 
@@ -43,8 +44,8 @@ void request_router::ended(const http_session& s) {
     --counters_.sessions;
 }
 
-std::shared_ptr<http_session> request_router::find(const std::shared_ptr<http_conn>& c,
-                                                    const request& req, bool required) {
+std::shared_ptr<http_session> request_router::find(const std::shared_ptr<http_conn>& c, const request& req,
+                                                   bool required) {
   auto id = header(req, "Mcp-Session-Id");
   if (!id) {
     if (required)
@@ -62,7 +63,8 @@ std::shared_ptr<http_session> request_router::find(const std::shared_ptr<http_co
     // start over.
     if (!srv_.options().cluster.url.empty())
       if (auto h = srv_.health(); !h.ok) {
-        answer_error(*c, 503, "This node cannot read the cluster's sessions now (" + h.reason + "); retry", std::nullopt);
+        answer_error(*c, 503, "This node cannot read the cluster's sessions now (" + h.reason + "); retry",
+                     std::nullopt);
         return nullptr;
       }
   }
@@ -109,8 +111,7 @@ void request_router::handle(const std::shared_ptr<http_conn>& c, request req) {
   if (auto no = policy_.check(facts))
     return answer_error(*c, no->status, no->message, std::nullopt);
   switch (req.method()) {
-    case beast::http::verb::post:
-      return post(c, req);
+    case beast::http::verb::post: return post(c, req);
     case beast::http::verb::get:
       if (auto s = find(c, req, true)) {
         std::optional<std::string> last;
@@ -156,7 +157,7 @@ void request_router::post(const std::shared_ptr<http_conn>& c, request& req) {
     return post_stateless(c, req, msg);
   if (version && !is_supported_protocol_version(*version))
     return answer_error(*c, 400, "Unsupported MCP-Protocol-Version: " + std::string(*version),
-                  req_msg ? std::optional<jsonrpc::request_id>(req_msg->id) : std::nullopt);
+                        req_msg ? std::optional<jsonrpc::request_id>(req_msg->id) : std::nullopt);
   std::shared_ptr<http_session> session;
   if (initialize && !has_session) {
     if (counters_.sessions.fetch_add(1) >= options_.max_sessions) { // every loop's
@@ -173,9 +174,9 @@ void request_router::post(const std::shared_ptr<http_conn>& c, request& req) {
       return;
   }
   if (req_msg && session->in_flight(jsonrpc::to_key(req_msg->id)))
-    return answer_error(*c, 400, "Request id " + jsonrpc::to_key(req_msg->id)
-                            + " is already in flight on this session",
-                  req_msg->id, session->headers());
+    return answer_error(
+      *c, 400, "Request id " + jsonrpc::to_key(req_msg->id) + " is already in flight on this session",
+      req_msg->id, session->headers());
   if (req_msg) {
     auto key = jsonrpc::to_key(req_msg->id);
     return session->post_request(c, std::move(key), std::move(msg), initialize);
@@ -187,22 +188,22 @@ void request_router::post(const std::shared_ptr<http_conn>& c, request& req) {
 // 2026-07-28: one request, no session. Its own short-lived session actor
 // serves it (a subscriptions/listen stream lives as long as its connection).
 void request_router::post_stateless(const std::shared_ptr<http_conn>& c, request& req,
-                                     jsonrpc::message& msg) {
+                                    jsonrpc::message& msg) {
   auto* req_msg = std::get_if<jsonrpc::request>(&msg);
   if (!req_msg) { // a notification or response belongs to no request here
     c->respond(202, {}, {}, nullptr);
     return;
   }
-  mirrored_headers h{header(req, "MCP-Protocol-Version"), header(req, "Mcp-Method"),
-                     header(req, "Mcp-Name")};
+  mirrored_headers h{header(req, "MCP-Protocol-Version"), header(req, "Mcp-Method"), header(req, "Mcp-Name")};
   if (auto no = check_mirrored_headers(h, *req_msg))
     return answer_error(*c, no->status, no->message, req_msg->id, {}, no->code);
   // Counted until the request's session ends (http_session::end).
   if (counters_.stateless_requests.fetch_add(1) >= options_.max_stateless_requests) {
     --counters_.stateless_requests;
-    return answer_error(*c, 503, "Too many stateless requests in flight (limit "
-                            + std::to_string(options_.max_stateless_requests) + ")",
-                  req_msg->id);
+    return answer_error(*c, 503,
+                        "Too many stateless requests in flight (limit "
+                          + std::to_string(options_.max_stateless_requests) + ")",
+                        req_msg->id);
   }
   auto session = std::make_shared<http_session>(std::string(), *this, true);
   session->attach(srv_.connect(session));

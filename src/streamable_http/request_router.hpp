@@ -14,8 +14,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cafmcp/json_rpc.hpp"
 #include "cafmcp/http_options.hpp"
+#include "cafmcp/json_rpc.hpp"
+
 #include "streamable_http/connection_loop.hpp"
 #include "streamable_http/http_session.hpp"
 #include "streamable_http/request_policy.hpp"
@@ -51,16 +52,13 @@ public:
   void join(std::vector<connection_loop*> loops, std::size_t index);
   /// Answers only what the transport's port makes known (set on start).
   void set_policy(request_policy p) { policy_ = std::move(p); }
-  const std::unordered_map<std::string, std::shared_ptr<http_session>>& sessions() const {
-    return sessions_;
-  }
+  const std::unordered_map<std::string, std::shared_ptr<http_session>>& sessions() const { return sessions_; }
 
 private:
   void answer_health(const std::shared_ptr<http_conn>& c);
   void post(const std::shared_ptr<http_conn>& c, request& req);
   void post_stateless(const std::shared_ptr<http_conn>& c, request& req, jsonrpc::message& msg);
-  std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, const request& req,
-                                     bool required);
+  std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, const request& req, bool required);
   std::shared_ptr<http_session> adopt(const std::string& id);
 
   server& srv_;

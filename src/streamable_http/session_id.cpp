@@ -29,7 +29,7 @@ std::optional<std::size_t> loop_of(std::string_view session_id, std::size_t loop
   if (session_id.empty())
     return std::nullopt;
   char last = session_id.back();
-  std::size_t n = last >= '0' && last <= '9' ? static_cast<std::size_t>(last - '0')
+  std::size_t n = last >= '0' && last <= '9'   ? static_cast<std::size_t>(last - '0')
                   : last >= 'a' && last <= 'f' ? static_cast<std::size_t>(last - 'a' + 10)
                                                : 16;
   if (n >= 16)

@@ -1,8 +1,8 @@
 #pragma once
 // Server-sent event framing. The JSON payload is never copied: an event is
 // a small header of its own plus the shared frame plus a terminator.
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 

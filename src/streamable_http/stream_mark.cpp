@@ -44,7 +44,8 @@ std::optional<stream_mark> stream_mark::parse(std::string_view s) {
     return std::nullopt;
   s.remove_prefix(1);
   stream_mark m;
-  if (!number(s, '-', m.at.ms) || !number(s, '.', m.at.seq) || !number(s, '.', m.at.k) || !number(s, 0, m.own))
+  if (!number(s, '-', m.at.ms) || !number(s, '.', m.at.seq) || !number(s, '.', m.at.k)
+      || !number(s, 0, m.own))
     return std::nullopt;
   return m;
 }

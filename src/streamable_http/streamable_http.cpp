@@ -1,10 +1,11 @@
 #include "cafmcp/streamable_http.hpp"
-#include "cafmcp/startup_error.hpp"
 
 #include <algorithm>
 #include <future>
 #include <optional>
 #include <thread>
+
+#include "cafmcp/startup_error.hpp"
 
 #include "streamable_http/http_conn.hpp"
 #include "streamable_http/request_router.hpp"
@@ -129,7 +130,8 @@ void streamable_http::start() {
   if (ec)
     throw startup_error("cannot listen on " + options.host + ": not an IP address (give one, or localhost)");
   tcp::endpoint ep(address, options.port);
-  auto where = (address.is_v6() ? "[" + options.host + "]" : options.host) + ":" + std::to_string(options.port);
+  auto where =
+    (address.is_v6() ? "[" + options.host + "]" : options.host) + ":" + std::to_string(options.port);
   auto fail = [&](const char* step) {
     if (ec) {
       auto why = ec.message();

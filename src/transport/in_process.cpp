@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "cafmcp/json_rpc.hpp"
+
 #include "foundation/json_member.hpp"
 
 namespace cafmcp {
@@ -49,8 +50,7 @@ json in_process_client::request(std::string method, json params, std::chrono::mi
     },
     wait);
   if (!reply)
-    throw std::runtime_error("no response to " + method + " within "
-                             + std::to_string(wait.count()) + " ms");
+    throw std::runtime_error("no response to " + method + " within " + std::to_string(wait.count()) + " ms");
   return *reply;
 }
 

@@ -183,7 +183,7 @@ private:
   std::deque<frame> queue_;
   bool closing_ = false;
   bool broken_ = false;
-  bool writing_ = false;     // a sender or the thread is writing: others queue
+  bool writing_ = false;           // a sender or the thread is writing: others queue
   std::atomic<bool> nowait_{true}; // the descriptor takes RWF_NOWAIT writes
   std::thread thread_;
 };

@@ -10,25 +10,32 @@ namespace {
 json parse(const char* s) { return json::parse(s); }
 
 TEST(NotificationShape, WellFormedNotificationsPass) {
-  EXPECT_FALSE(notification_shape_problem(parse(R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})")));
+  EXPECT_FALSE(
+    notification_shape_problem(parse(R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})")));
   EXPECT_FALSE(notification_shape_problem(
     parse(R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"a://b"}})")));
 }
 
 TEST(NotificationShape, EachDefectIsNamed) {
   auto problem = [](const char* s) { return notification_shape_problem(json::parse(s)).value_or(""); };
-  EXPECT_NE(problem(R"({"jsonrpc":"2.0","method":"notifications/x","params":null})").find("params is null"), std::string::npos);
-  EXPECT_NE(problem(R"({"jsonrpc":"2.0","method":"notifications/x","params":[]})").find("params is array"), std::string::npos);
-  EXPECT_NE(problem(R"({"jsonrpc":"2.0","id":3,"method":"notifications/x"})").find("carries an id"), std::string::npos);
-  EXPECT_NE(problem(R"({"jsonrpc":"2.0","id":null,"method":"notifications/x"})").find("carries an id"), std::string::npos);
+  EXPECT_NE(problem(R"({"jsonrpc":"2.0","method":"notifications/x","params":null})").find("params is null"),
+            std::string::npos);
+  EXPECT_NE(problem(R"({"jsonrpc":"2.0","method":"notifications/x","params":[]})").find("params is array"),
+            std::string::npos);
+  EXPECT_NE(problem(R"({"jsonrpc":"2.0","id":3,"method":"notifications/x"})").find("carries an id"),
+            std::string::npos);
+  EXPECT_NE(problem(R"({"jsonrpc":"2.0","id":null,"method":"notifications/x"})").find("carries an id"),
+            std::string::npos);
   EXPECT_NE(problem(R"({"method":"notifications/x"})").find("jsonrpc"), std::string::npos);
-  EXPECT_NE(problem(R"({"jsonrpc":"2.0","method":"notifications/x","extra":1})").find("extra"), std::string::npos);
+  EXPECT_NE(problem(R"({"jsonrpc":"2.0","method":"notifications/x","extra":1})").find("extra"),
+            std::string::npos);
   EXPECT_NE(problem(R"({"cafmcp-check/unparsable":"{oops"})").find("not JSON"), std::string::npos);
 }
 
 TEST(OperationMetadata, InParamsOrMeta) {
   EXPECT_TRUE(has_operation_metadata(parse(R"({"method":"m","params":{"operation":"added","name":"t"}})")));
-  EXPECT_TRUE(has_operation_metadata(parse(R"({"method":"m","params":{"_meta":{"io.cafmcp/change":{"operation":"removed"}}}})")));
+  EXPECT_TRUE(has_operation_metadata(
+    parse(R"({"method":"m","params":{"_meta":{"io.cafmcp/change":{"operation":"removed"}}}})")));
   EXPECT_FALSE(has_operation_metadata(parse(R"({"method":"m"})")));
   EXPECT_FALSE(has_operation_metadata(parse(R"({"method":"m","params":{"_meta":{"traceparent":"x"}}})")));
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "cafmcp/client.hpp"
+
 #include "client/cache_store.hpp"
 #include "client/descriptor_list.hpp"
 #include "client/reload_scheduler.hpp"
@@ -46,7 +47,8 @@ TEST(RpcChannel, CorrelatesResponsesByIdAndIgnoresStrangers) {
   EXPECT_EQ(b.result["ok"], 1);
   EXPECT_FALSE(rpc.complete({{"jsonrpc", "2.0"}, {"id", mb["id"]}, {"result", json::object()}})); // twice
   EXPECT_EQ(b.calls, 1);
-  EXPECT_TRUE(rpc.complete({{"jsonrpc", "2.0"}, {"id", ma["id"]}, {"error", {{"code", -32601}, {"message", "nope"}}}}));
+  EXPECT_TRUE(
+    rpc.complete({{"jsonrpc", "2.0"}, {"id", ma["id"]}, {"error", {{"code", -32601}, {"message", "nope"}}}}));
   ASSERT_TRUE(a.failure);
   EXPECT_EQ(a.failure->code, -32601);
   EXPECT_EQ(a.failure->message, "nope");
@@ -157,15 +159,20 @@ TEST(ListChange, ReadsCafmcpMetadataFromParamsOrMeta) {
   ASSERT_TRUE(c);
   EXPECT_EQ(c->kind, list_kind::tools);
   EXPECT_EQ(c->key, "x");
-  json meta = {{"_meta", {{"io.cafmcp/change", {{"operation", "removed"}, {"uri", "t://{id}"},
-                                                {"resourceTemplate", {{"uriTemplate", "t://{id}"}}}}}}}};
+  json meta = {{"_meta",
+                {{"io.cafmcp/change",
+                  {{"operation", "removed"},
+                   {"uri", "t://{id}"},
+                   {"resourceTemplate", {{"uriTemplate", "t://{id}"}}}}}}}};
   auto t = parse_list_change("notifications/resources/list_changed", meta);
   ASSERT_TRUE(t);
   EXPECT_EQ(t->kind, list_kind::resource_templates);
   EXPECT_EQ(t->operation, "removed");
   EXPECT_FALSE(parse_list_change("notifications/tools/list_changed", json::object()));
-  EXPECT_FALSE(parse_list_change("notifications/tools/list_changed", {{"operation", "exploded"}, {"name", "x"}, {"tool", json::object()}}));
-  EXPECT_FALSE(parse_list_change("notifications/tools/list_changed", {{"operation", "added"}, {"name", 7}, {"tool", json::object()}}));
+  EXPECT_FALSE(parse_list_change("notifications/tools/list_changed",
+                                 {{"operation", "exploded"}, {"name", "x"}, {"tool", json::object()}}));
+  EXPECT_FALSE(parse_list_change("notifications/tools/list_changed",
+                                 {{"operation", "added"}, {"name", 7}, {"tool", json::object()}}));
   EXPECT_FALSE(parse_list_change("notifications/tools/list_changed", nullptr));
   EXPECT_EQ(lists_for("notifications/resources/list_changed").size(), 2u);
 }
@@ -173,11 +180,13 @@ TEST(ListChange, ReadsCafmcpMetadataFromParamsOrMeta) {
 // Users see the cache read-only (plus its clear operations): storing is the
 // client's alone, so a user cannot construct one or store into the client's.
 template <class Cache>
-concept can_store = requires(Cache& c, std::shared_ptr<const resource_read> r) { c.store(r); };
+concept can_store = requires(Cache& c, std::shared_ptr<const resource_read> r) {
+  c.store(r);
+};
 static_assert(!std::is_default_constructible_v<content_cache>);
 static_assert(!can_store<content_cache>);
 static_assert(can_store<cache_store>);
-static_assert(requires(content_cache& c) {
+static_assert(requires(content_cache & c) {
   c.resource("u");
   c.clear_resource_and_templates("u");
   c.clear_all();
@@ -207,9 +216,9 @@ TEST(ContentCache, ClearsAResourceWithTheTemplateReadsItExpandedTo) {
   EXPECT_TRUE(cache.resource_template("u://{id}"));
   cache.clear_all();
   EXPECT_EQ(cache.size(), 0u);
-  EXPECT_EQ(changes, (std::vector<std::string>{"resource:t://7+", "resource_template:t://{id}+",
-                                               "resource_template:u://{id}+", "resource:t://7-",
-                                               "resource_template:t://{id}-", "resource_template:u://{id}-"}));
+  EXPECT_EQ(changes, (std::vector<std::string>{
+                       "resource:t://7+", "resource_template:t://{id}+", "resource_template:u://{id}+",
+                       "resource:t://7-", "resource_template:t://{id}-", "resource_template:u://{id}-"}));
 }
 
 TEST(ToolCall, SuccessNeedsNoErrorAndNoIsError) {

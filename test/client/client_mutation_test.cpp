@@ -5,8 +5,6 @@
 // servers it has never seen, so no reply may crash it or leave a call
 // waiting: each call ends with a value or a client_error, and once the
 // damage stops the same client works. Seeded, so a failure reproduces.
-#include <gtest/gtest.h>
-
 #include <atomic>
 #include <cstdio>
 #include <functional>
@@ -15,8 +13,11 @@
 #include <mutex>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "cafmcp/client.hpp"
 #include "cafmcp/in_process_client_transport.hpp"
+
 #include "fixtures.hpp"
 #include "mutator.hpp"
 #include "relay_transport.hpp"
@@ -118,7 +119,9 @@ TEST(ClientMutation, DamagedRepliesEndEveryCallAndTheClientRecovers) {
     // list reloads, all answered through the damage; then each must end.
     std::vector<std::function<void()>> ends;
     auto track = [&](const char* what, auto f) {
-      ends.push_back([&seen, what, f = std::make_shared<decltype(f)>(std::move(f))] { seen.expect_ends_cleanly(*f, what); });
+      ends.push_back([&seen, what, f = std::make_shared<decltype(f)>(std::move(f))] {
+        seen.expect_ends_cleanly(*f, what);
+      });
     };
     track("list_tools", c.list_tools());
     track("list_resources", c.list_resources());
@@ -128,10 +131,12 @@ TEST(ClientMutation, DamagedRepliesEndEveryCallAndTheClientRecovers) {
     track("read_resource_template", c.read_resource_template("test://template/{id}/data", {{"id", "7"}}));
     track("get_prompt", c.get_prompt("test_prompt_with_arguments", {{"arg1", "a"}, {"arg2", "b"}}));
     track("call_tool", c.call_tool("test_simple_text"));
-    track("update_resource", c.call_tool("update_resource", {{"uri", "test://m"}, {"text", "v" + std::to_string(round)}}));
+    track("update_resource",
+          c.call_tool("update_resource", {{"uri", "test://m"}, {"text", "v" + std::to_string(round)}}));
     track("add_tool/remove_tool", c.call_tool(round % 2 ? "remove_tool" : "add_tool", {{"name", "t"}}));
     track("ping", c.ping());
-    track("complete", c.complete({{"type", "ref/prompt"}, {"name", "test_prompt_with_arguments"}}, "arg1", "a"));
+    track("complete",
+          c.complete({{"type", "ref/prompt"}, {"name", "test_prompt_with_arguments"}}, "arg1", "a"));
     for (auto& end : ends)
       end();
     if (HasFatalFailure())
@@ -178,17 +183,19 @@ TEST(ClientMutation, OddlyTypedMembersAreRefusedOrIgnored) {
     if (e.detail.is_object() && e.detail.value("data", json()) == "last")
       logged.set_value();
   });
-  for (auto odd : {R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":5,"data":"x"}})",
-                   R"({"jsonrpc":"2.0","method":"notifications/message","params":[1,2]})",
-                   R"({"jsonrpc":"2.0","method":"notifications/message"})",
-                   R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":[],"progress":"x"}})",
-                   R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":7}})",
-                   R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"operation":5,"name":[]}})",
-                   R"({"jsonrpc":"2.0","method":7,"params":{}})",
-                   R"({"jsonrpc":"2.0","id":{"a":1},"method":"roots/list"})",
-                   R"({"jsonrpc":"2.0","id":999999,"result":{"x":1}})"})
+  for (
+    auto odd :
+    {R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":5,"data":"x"}})",
+     R"({"jsonrpc":"2.0","method":"notifications/message","params":[1,2]})",
+     R"({"jsonrpc":"2.0","method":"notifications/message"})",
+     R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":[],"progress":"x"}})",
+     R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":7}})",
+     R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"operation":5,"name":[]}})",
+     R"({"jsonrpc":"2.0","method":7,"params":{}})", R"({"jsonrpc":"2.0","id":{"a":1},"method":"roots/list"})",
+     R"({"jsonrpc":"2.0","id":999999,"result":{"x":1}})"})
     tap->inject(odd);
-  tap->inject(R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"last"}})");
+  tap->inject(
+    R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"last"}})");
   EXPECT_EQ(logged.get_future().wait_for(10s), std::future_status::ready); // still listening, in order
   c.ping().get();
   EXPECT_FALSE(c.list_tools().get().empty());

@@ -2,16 +2,17 @@
 // real binary over stdio and Streamable HTTP, and the same fixtures served
 // in-process. Every cache, list-changed and subscription rule of the client
 // issue, observed through the client's events.
-#include <gtest/gtest.h>
-
 #include <csignal>
 #include <thread>
 
+#include <gtest/gtest.h>
+
 #include "cafmcp/client.hpp"
 #include "cafmcp/http_client_transport.hpp"
-#include "client_transport/http_stream_control.hpp"
 #include "cafmcp/in_process_client_transport.hpp"
 #include "cafmcp/stdio_client_transport.hpp"
+
+#include "client_transport/http_stream_control.hpp"
 #include "fixtures.hpp"
 #include "interposer.hpp"
 #include "support.hpp"
@@ -37,8 +38,8 @@ public:
       }));
   }
   /// The first event from index `from` that `match` accepts.
-  std::optional<client_event> wait(const std::function<bool(const client_event&)>& match, std::size_t from = 0,
-                                   std::chrono::milliseconds timeout = 10s) {
+  std::optional<client_event> wait(const std::function<bool(const client_event&)>& match,
+                                   std::size_t from = 0, std::chrono::milliseconds timeout = 10s) {
     std::unique_lock<std::mutex> g(mtx_);
     std::optional<client_event> found;
     cv_.wait_for(g, timeout, [&] {
@@ -56,8 +57,9 @@ public:
                   std::chrono::milliseconds timeout = 10s) {
     std::unique_lock<std::mutex> g(mtx_);
     return cv_.wait_for(g, timeout, [&] {
-      return static_cast<std::size_t>(std::count_if(events_.begin() + static_cast<std::ptrdiff_t>(from),
-                                                    events_.end(), match)) >= n;
+      return static_cast<std::size_t>(
+               std::count_if(events_.begin() + static_cast<std::ptrdiff_t>(from), events_.end(), match))
+             >= n;
     });
   }
   std::size_t count(const std::function<bool(const client_event&)>& match, std::size_t from = 0) {
@@ -107,8 +109,8 @@ protected:
            .child_stderr = stdio_client_options::stderr_mode::discard});
         break;
       case via::http:
-        http_ = std::make_unique<http_server_process>(
-          std::vector<std::string>{bin("everything-server"), "--http", "--port", "0", "--change-metadata", metadata});
+        http_ = std::make_unique<http_server_process>(std::vector<std::string>{
+          bin("everything-server"), "--http", "--port", "0", "--change-metadata", metadata});
         real = make_http_client_transport({.url = http_->url()});
         break;
     }
@@ -120,11 +122,13 @@ protected:
     ASSERT_EQ(init["protocolVersion"], "2025-11-25");
     // Events reach handlers on the client's callback thread: let the four
     // initial list loads' events in before a test marks where it starts.
-    ASSERT_TRUE(log_.wait_count([](const client_event& e) {
-      return e.kind == client_event_kind::tools_changed || e.kind == client_event_kind::resources_changed
-             || e.kind == client_event_kind::resource_templates_changed
-             || e.kind == client_event_kind::prompts_changed;
-    }, 4, 0));
+    ASSERT_TRUE(log_.wait_count(
+      [](const client_event& e) {
+        return e.kind == client_event_kind::tools_changed || e.kind == client_event_kind::resources_changed
+               || e.kind == client_event_kind::resource_templates_changed
+               || e.kind == client_event_kind::prompts_changed;
+      },
+      4, 0));
   }
 
   std::shared_ptr<const tool_call> call(const std::string& tool, json args) {
@@ -229,13 +233,18 @@ TEST_P(ClientOver, PlainListChangedReloadsKeepingWhatStillExists) {
   call("remove_resource", {{"uri", "test://mine"}});
   // The reloaded list is published once what left it is forgotten: a
   // reader that finds it gone finds its content gone too.
-  ASSERT_TRUE(log_.wait([&](const client_event& e) {
-    return e.kind == client_event_kind::resources_changed && !has(c_->resources(), "uri", "test://mine");
-  }, m));
+  ASSERT_TRUE(log_.wait(
+    [&](const client_event& e) {
+      return e.kind == client_event_kind::resources_changed && !has(c_->resources(), "uri", "test://mine");
+    },
+    m));
   EXPECT_FALSE(c_->cache().resource("test://mine"));
-  EXPECT_TRUE(log_.wait([](const client_event& e) {
-    return e.kind == client_event_kind::cache_changed && e.key == "test://mine" && e.detail["stored"] == false;
-  }, m));
+  EXPECT_TRUE(log_.wait(
+    [](const client_event& e) {
+      return e.kind == client_event_kind::cache_changed && e.key == "test://mine"
+             && e.detail["stored"] == false;
+    },
+    m));
   EXPECT_TRUE(c_->cache().resource("test://static-text")); // still listed: still cached
   EXPECT_GE(c_->reloads_started(), 2u);
 }
@@ -369,9 +378,11 @@ TEST_P(ClientOver, ServerRequestsReachHandlersThatMayCallTheClient) {
   std::atomic<client*> self{nullptr};
   o.on_sampling = [&self](const json& params) {
     self.load()->ping().get(); // from the callback thread, while the server waits on us
-    return json{{"role", "assistant"},
-                {"content", {{"type", "text"}, {"text", "echo " + params["messages"][0]["content"]["text"].get<std::string>()}}},
-                {"model", "test-model"}};
+    return json{
+      {"role", "assistant"},
+      {"content",
+       {{"type", "text"}, {"text", "echo " + params["messages"][0]["content"]["text"].get<std::string>()}}},
+      {"model", "test-model"}};
   };
   o.on_elicitation = [](const json& params) {
     return json{{"action", "accept"}, {"content", {{"username", "ada"}, {"email", "ada@example.com"}}}};
@@ -398,19 +409,20 @@ TEST_P(ClientOver, ATimedOutCallFailsAndItsLateAnswerIsIgnored) {
     return json{{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "late"}}}, {"model", "m"}};
   };
   // However the test ends, the handler returns (the client joins its thread).
-  std::unique_ptr<std::promise<void>, void (*)(std::promise<void>*)> unblock(&timed_out, [](std::promise<void>* p) {
-    try {
-      p->set_value();
-    } catch (const std::future_error&) {
-    }
-  });
+  std::unique_ptr<std::promise<void>, void (*)(std::promise<void>*)> unblock(
+    &timed_out, [](std::promise<void>* p) {
+      try {
+        p->set_value();
+      } catch (const std::future_error&) {
+      }
+    });
   start("both", o);
   auto r = c_->call_tool("test_sampling", {{"prompt", "hello"}}).get();
   ASSERT_FALSE(r->ok());
   EXPECT_EQ(r->error->code, client_error_code::timeout);
   unblock.reset();
   ASSERT_TRUE(tap_->wait_answered("tools/call", 10s)); // the late answer reached the client
-  c_->ping().get();                                     // which is still fine
+  c_->ping().get();                                    // which is still fine
   auto cached = c_->cache().tool_call_result("test_sampling");
   ASSERT_TRUE(cached);
   EXPECT_FALSE(cached->ok()); // the late answer did not pass for the timed-out call's
@@ -457,9 +469,11 @@ TEST_P(ClientOver, CloseFailsWhatIsPendingAndClearsSubscriptions) {
   c_->close();
   ASSERT_TRUE(log_.wait(is(client_event_kind::closed), m));
   EXPECT_TRUE(c_->subscriptions().empty());
-  ASSERT_TRUE(log_.wait([](const client_event& e) {
-    return e.kind == client_event_kind::subscriptions_changed && e.detail["uris"].empty();
-  }, m));
+  ASSERT_TRUE(log_.wait(
+    [](const client_event& e) {
+      return e.kind == client_event_kind::subscriptions_changed && e.detail["uris"].empty();
+    },
+    m));
   try {
     c_->ping().get();
     ADD_FAILURE() << "a closed client answered";
@@ -515,7 +529,8 @@ TEST(ClientHttp, AnUpdateDuringADroppedStreamArrivesAfterResumption) {
   log.attach(c);
   c.connect().get();
   ASSERT_TRUE(stream_control(*http).wait_get_stream(10s));
-  ASSERT_TRUE(c.call_tool("add_resource", {{"uri", "test://r"}, {"name", "r"}, {"text", "v1"}}).get()->success());
+  ASSERT_TRUE(
+    c.call_tool("add_resource", {{"uri", "test://r"}, {"name", "r"}, {"text", "v1"}}).get()->success());
   c.subscribe("test://r").get();
   ASSERT_TRUE(c.read_resource("test://r").get()->ok());
   stream_control(*http).pause_get_stream();
@@ -534,7 +549,8 @@ TEST(ClientHttp, AnUpdateDuringADroppedStreamArrivesAfterResumption) {
 TEST(Client, ARealServerFailureOfTheReloadIsRetriedUntilItLands) {
   client_options o;
   o.initial_backoff = 5ms;
-  client c(make_stdio_client_transport({.argv = {"node", std::string(CAFMCP_CLIENT_TEST_DIR) + "/flaky_list_server.mjs", "2"}}),
+  client c(make_stdio_client_transport(
+             {.argv = {"node", std::string(CAFMCP_CLIENT_TEST_DIR) + "/flaky_list_server.mjs", "2"}}),
            o);
   event_log log;
   log.attach(c);
@@ -543,9 +559,11 @@ TEST(Client, ARealServerFailureOfTheReloadIsRetriedUntilItLands) {
   ASSERT_TRUE(has(c.tools(), "name", "add_tool"));
   auto m = log.mark();
   ASSERT_TRUE(c.call_tool("add_tool", {{"name", "late"}}).get()->success());
-  ASSERT_TRUE(log.wait([&](const client_event& e) {
-    return e.kind == client_event_kind::tools_changed && has(c.tools(), "name", "late");
-  }, m));
+  ASSERT_TRUE(log.wait(
+    [&](const client_event& e) {
+      return e.kind == client_event_kind::tools_changed && has(c.tools(), "name", "late");
+    },
+    m));
   EXPECT_EQ(log.count(is(client_event_kind::reload_failed, "tools"), m), 2u);
   auto first = log.wait(is(client_event_kind::reload_failed, "tools"), m);
   ASSERT_TRUE(first);
@@ -576,9 +594,9 @@ TEST(Client, AServerThatDiesFailsThePendingRequests) {
 TEST(ClientAgainstAMisbehavingServer, IgnoresUndeclaredListChangedAndUnaskedUpdates) {
   client_options o;
   o.follow_list_changed.resources = false; // its resources/list is not served: keep retries out of the way
-  auto tap = std::make_unique<interposer>(make_stdio_client_transport(
-    {.argv = {"node", CAFMCP_CHECK_TEST_DIR "/misbehaving_server.mjs"},
-     .child_stderr = stdio_client_options::stderr_mode::discard}));
+  auto tap = std::make_unique<interposer>(
+    make_stdio_client_transport({.argv = {"node", CAFMCP_CHECK_TEST_DIR "/misbehaving_server.mjs"},
+                                 .child_stderr = stdio_client_options::stderr_mode::discard}));
   auto* sent = tap.get();
   client c(std::move(tap), o);
   event_log log;
@@ -635,13 +653,15 @@ TEST(ClientInProcess, TemplatesFollowResourcesListChanged) {
     };
     ASSERT_TRUE(srv.add_resource_template(t).get());
     ASSERT_TRUE(log.wait([&](const client_event& e) {
-      return e.kind == client_event_kind::resource_templates_changed && has(c.resource_templates(), "uriTemplate", added);
+      return e.kind == client_event_kind::resource_templates_changed
+             && has(c.resource_templates(), "uriTemplate", added);
     }));
     EXPECT_TRUE(c.cache().resource_template(kept)); // still listed: still cached
 
     ASSERT_TRUE(srv.remove_resource_template(kept).get());
     ASSERT_TRUE(log.wait([&](const client_event& e) {
-      return e.kind == client_event_kind::resource_templates_changed && !has(c.resource_templates(), "uriTemplate", kept);
+      return e.kind == client_event_kind::resource_templates_changed
+             && !has(c.resource_templates(), "uriTemplate", kept);
     }));
     EXPECT_FALSE(c.cache().resource_template(kept));
     if (metadata == change_metadata::both)

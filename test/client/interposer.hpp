@@ -10,6 +10,7 @@
 #include <set>
 
 #include "cafmcp/json.hpp"
+
 #include "relay_transport.hpp"
 
 namespace cafmcp::test {
@@ -29,7 +30,9 @@ public:
       auto it = msg.contains("id") ? failing_.find(msg.value("method", "")) : failing_.end();
       if (it != failing_.end() && it->second > 0) {
         --it->second;
-        json err = {{"jsonrpc", "2.0"}, {"id", msg["id"]}, {"error", {{"code", -32603}, {"message", "injected failure"}}}};
+        json err = {{"jsonrpc", "2.0"},
+                    {"id", msg["id"]},
+                    {"error", {{"code", -32603}, {"message", "injected failure"}}}};
         up_.on_message(err.dump());
         return true;
       }
@@ -105,7 +108,7 @@ private:
   bool holding_ = false;
   std::deque<std::string> held_;
   std::map<std::string, int> failing_;
-  std::map<std::string, int> sent_; // by method ("" for responses)
+  std::map<std::string, int> sent_;     // by method ("" for responses)
   std::map<std::string, json> last_id_; // of the last request sent, by method
   std::set<std::string> answered_;      // ids (as JSON text) of responses received
 };

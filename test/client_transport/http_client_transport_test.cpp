@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cafmcp/http_client_transport.hpp"
+
 #include "client_transport/http_stream_control.hpp"
 #include "raw_http.hpp"
 #include "support.hpp"
@@ -12,8 +13,10 @@ namespace {
 
 class HttpClientTransport : public ::testing::Test {
 protected:
-  void SetUp() override { server = std::make_unique<http_server_process>(std::vector<std::string>{
-                            bin("everything-server"), "--http", "--port", "0"}); }
+  void SetUp() override {
+    server = std::make_unique<http_server_process>(
+      std::vector<std::string>{bin("everything-server"), "--http", "--port", "0"});
+  }
   std::unique_ptr<http_client_transport> connect(recorder& r) {
     http_client_options o;
     o.url = server->url();
@@ -58,7 +61,8 @@ TEST_F(HttpClientTransport, SseResponseCarriesRelatedNotificationsFirst) {
   // The progress notifications came on the POST's SSE stream, before the answer.
   EXPECT_GE(r.count([](const json& m) {
     return method_is(m, "notifications/progress") && m["params"]["progressToken"] == "p-1";
-  }), 3u);
+  }),
+            3u);
 }
 
 TEST_F(HttpClientTransport, PostStreamClosedMidCallIsResumedWithLastEventId) {
@@ -82,7 +86,8 @@ TEST_F(HttpClientTransport, DroppedGetStreamResumesWithoutLossOrDuplicates) {
   ASSERT_TRUE(stream_control(*t).wait_get_stream(10s));
   t->send(call_tool(7, "add_tool", {{"name", "before_drop"}}));
   ASSERT_TRUE(r.response(7));
-  ASSERT_TRUE(r.wait_for([](const json& m) { return m.dump().find("before_drop") != std::string::npos && m.contains("method"); }));
+  ASSERT_TRUE(r.wait_for(
+    [](const json& m) { return m.dump().find("before_drop") != std::string::npos && m.contains("method"); }));
   stream_control(*t).drop_get_stream();
   // These changes happen while the stream is down (the server asked for a
   // retry delay of a second): they must come on the resumed stream.
@@ -93,15 +98,19 @@ TEST_F(HttpClientTransport, DroppedGetStreamResumesWithoutLossOrDuplicates) {
   }
   auto names_seen = [&](const std::string& name) {
     return r.count([&](const json& m) {
-      return method_is(m, "notifications/tools/list_changed") && m.dump().find("\"" + name + "\"") != std::string::npos;
+      return method_is(m, "notifications/tools/list_changed")
+             && m.dump().find("\"" + name + "\"") != std::string::npos;
     });
   };
-  ASSERT_TRUE(r.wait_count([](const json& m) { return method_is(m, "notifications/tools/list_changed"); }, 1 + n, 15s));
+  ASSERT_TRUE(
+    r.wait_count([](const json& m) { return method_is(m, "notifications/tools/list_changed"); }, 1 + n, 15s));
   // A barrier: one more change after the resumption, then every earlier
   // one has had its chance to arrive twice.
   t->send(call_tool(200, "add_tool", {{"name", "after_resume"}}));
   ASSERT_TRUE(r.response(200));
-  ASSERT_TRUE(r.wait_for([](const json& m) { return m.contains("method") && m.dump().find("after_resume") != std::string::npos; }));
+  ASSERT_TRUE(r.wait_for([](const json& m) {
+    return m.contains("method") && m.dump().find("after_resume") != std::string::npos;
+  }));
   EXPECT_EQ(stream_control(*t).resumptions(), 1);
   EXPECT_EQ(names_seen("before_drop"), 1u);
   for (int i = 0; i < n; ++i)

@@ -2,10 +2,10 @@
 // may send): whatever the bytes, they parse without a throw, and how they
 // are cut into chunks never changes what comes out, including a CR at the
 // end of one chunk and its LF at the start of the next.
-#include <gtest/gtest.h>
-
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "client_transport/sse_parser.hpp"
 #include "mutator.hpp"

@@ -1,10 +1,12 @@
 // The stdio client transport against real processes: the everything-server
 // for round trips, small shell commands for exits and stderr.
 #include <csignal>
+
 #include <gtest/gtest.h>
 
 #include "cafmcp/command_line.hpp"
 #include "cafmcp/stdio_client_transport.hpp"
+
 #include "support.hpp"
 
 namespace cafmcp::test {
@@ -34,7 +36,8 @@ TEST(StdioClientTransport, RoundTripsAndCloseReapsTheChild) {
   // A pretty-printed message still goes out as one line.
   t->send(json::parse(call_tool(30, "add_tool", {{"name", "stdio_added"}})).dump(2));
   ASSERT_TRUE(r.response(30));
-  EXPECT_TRUE(r.wait_for([](const json& m) { return m.value("method", "") == "notifications/tools/list_changed"; }));
+  EXPECT_TRUE(
+    r.wait_for([](const json& m) { return m.value("method", "") == "notifications/tools/list_changed"; }));
   t->close();
   auto reason = r.wait_closed();
   ASSERT_TRUE(reason);
@@ -107,7 +110,8 @@ TEST(StdioClientTransport, UnstartableCommandThrows) {
 }
 
 TEST(SplitCommandLine, QuotesAndEscapes) {
-  EXPECT_EQ(split_command_line("node  server.mjs --stdio"), (std::vector<std::string>{"node", "server.mjs", "--stdio"}));
+  EXPECT_EQ(split_command_line("node  server.mjs --stdio"),
+            (std::vector<std::string>{"node", "server.mjs", "--stdio"}));
   EXPECT_EQ(split_command_line(R"(a 'b c' "d \"e\"" f\ g)"),
             (std::vector<std::string>{"a", "b c", "d \"e\"", "f g"}));
   EXPECT_TRUE(split_command_line("   ").empty());

@@ -16,6 +16,7 @@
 
 #include "cafmcp/client_transport.hpp"
 #include "cafmcp/json.hpp"
+
 #include "client_transport/child_process.hpp"
 
 namespace cafmcp::test {
@@ -59,7 +60,9 @@ public:
     drain_.join();
   }
   const std::string& url() const { return url_; }
-  std::uint16_t port() const { return static_cast<std::uint16_t>(std::stoi(url_.substr(url_.rfind(':') + 1))); }
+  std::uint16_t port() const {
+    return static_cast<std::uint16_t>(std::stoi(url_.substr(url_.rfind(':') + 1)));
+  }
 
 private:
   std::unique_ptr<client_detail::child_process> child_;
@@ -87,7 +90,8 @@ public:
   }
 
   /// The first message matching `pred`, waiting up to `timeout`.
-  std::optional<json> wait_for(const std::function<bool(const json&)>& pred, std::chrono::milliseconds timeout = 10s) {
+  std::optional<json> wait_for(const std::function<bool(const json&)>& pred,
+                               std::chrono::milliseconds timeout = 10s) {
     std::unique_lock<std::mutex> lk(mtx_);
     std::optional<json> found;
     cv_.wait_for(lk, timeout, [&] {
@@ -101,7 +105,8 @@ public:
     return found;
   }
   std::optional<json> response(const json& id, std::chrono::milliseconds timeout = 10s) {
-    return wait_for([&](const json& m) { return !m.contains("method") && m.value("id", json()) == id; }, timeout);
+    return wait_for([&](const json& m) { return !m.contains("method") && m.value("id", json()) == id; },
+                    timeout);
   }
   std::size_t count(const std::function<bool(const json&)>& pred) {
     std::lock_guard<std::mutex> g(mtx_);
@@ -111,7 +116,8 @@ public:
     return n;
   }
   /// Waits until `pred` matches at least `n` messages.
-  bool wait_count(const std::function<bool(const json&)>& pred, std::size_t n, std::chrono::milliseconds timeout = 10s) {
+  bool wait_count(const std::function<bool(const json&)>& pred, std::size_t n,
+                  std::chrono::milliseconds timeout = 10s) {
     std::unique_lock<std::mutex> lk(mtx_);
     return cv_.wait_for(lk, timeout, [&] {
       std::size_t k = 0;

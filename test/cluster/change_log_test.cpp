@@ -33,7 +33,8 @@ public:
   }
   bool wait_for(const std::string& body, std::chrono::milliseconds limit = 20s) {
     std::unique_lock<std::mutex> g(mtx_);
-    return more_.wait_for(g, limit, [&] { return std::find(live_.begin(), live_.end(), body) != live_.end(); });
+    return more_.wait_for(g, limit,
+                          [&] { return std::find(live_.begin(), live_.end(), body) != live_.end(); });
   }
   std::vector<std::string> live() {
     std::lock_guard<std::mutex> g(mtx_);
@@ -133,11 +134,13 @@ TEST_P(ChangeLog, TheWriterKeepsOrderAndTheReaderSplitsHistoryFromLive) {
   ASSERT_EQ(w->append(old), 3u);
   link_health health;
   collected seen;
-  log_reader reader(connect_, {}, [&](std::vector<log_entry>& e, bool h) { seen.add(e, h); }, health,
-                    connect_()->newest());
-  log_writer writer(connect_, {}, [](std::uint64_t s) { return "resync" + std::to_string(s); }, health);
+  log_reader reader(
+    connect_, {}, [&](std::vector<log_entry>& e, bool h) { seen.add(e, h); }, health, connect_()->newest());
+  log_writer writer(
+    connect_, {}, [](std::uint64_t s) { return "resync" + std::to_string(s); }, health);
   for (int i = 1; i <= 300; ++i) // more than one batch
-    writer.append([i](std::uint64_t seq) { return "new" + std::to_string(i) + "#" + std::to_string(seq); }, nullptr);
+    writer.append([i](std::uint64_t seq) { return "new" + std::to_string(i) + "#" + std::to_string(seq); },
+                  nullptr);
   ASSERT_TRUE(seen.wait_live(300));
   auto live = seen.live();
   ASSERT_EQ(live.size(), 300u);
@@ -147,7 +150,8 @@ TEST_P(ChangeLog, TheWriterKeepsOrderAndTheReaderSplitsHistoryFromLive) {
   EXPECT_FALSE(health.problem());
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, ChangeLog, ::testing::Values(log_kind{"memory", false}, log_kind{"redis", true}),
+INSTANTIATE_TEST_SUITE_P(Backends, ChangeLog,
+                         ::testing::Values(log_kind{"memory", false}, log_kind{"redis", true}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 // Redis itself, stopped and gone: what only a real server shows.
@@ -166,10 +170,13 @@ TEST_F(RedisOutage, ChangesMadeWhileRedisIsStoppedArriveOnceInOrderWhenItContinu
   auto connect = connect_for(redis);
   link_health health;
   collected seen;
-  log_reader reader(connect, {}, [&](std::vector<log_entry>& e, bool h) { seen.add(e, h); }, health,
-                    log_position{});
-  log_writer writer(connect, {10000, 16, 20ms}, [](std::uint64_t s) { return "resync" + std::to_string(s); }, health);
-  auto append = [&](int i) { writer.append([i](std::uint64_t) { return "c" + std::to_string(i); }, nullptr); };
+  log_reader reader(
+    connect, {}, [&](std::vector<log_entry>& e, bool h) { seen.add(e, h); }, health, log_position{});
+  log_writer writer(
+    connect, {10000, 16, 20ms}, [](std::uint64_t s) { return "resync" + std::to_string(s); }, health);
+  auto append = [&](int i) {
+    writer.append([i](std::uint64_t) { return "c" + std::to_string(i); }, nullptr);
+  };
   for (int i = 1; i <= 20; ++i)
     append(i);
   ASSERT_TRUE(seen.wait_live(20));
@@ -206,7 +213,8 @@ TEST_F(RedisOutage, AnOverflowingOutboxTurnsIntoOneResyncAndReleasesWhatItDroppe
   s.timeout = 200ms;
   auto connect = connector_for(s);
   link_health health;
-  log_writer writer(connect, {5, 16, 20ms}, [](std::uint64_t seq) { return "resync#" + std::to_string(seq); }, health);
+  log_writer writer(
+    connect, {5, 16, 20ms}, [](std::uint64_t seq) { return "resync#" + std::to_string(seq); }, health);
   auto released = std::make_shared<std::atomic<int>>(0);
   struct counter { // counts its own release
     explicit counter(std::shared_ptr<std::atomic<int>> n) : n(std::move(n)) {}

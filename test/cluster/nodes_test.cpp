@@ -8,6 +8,7 @@
 
 #include "cafmcp/in_process.hpp"
 #include "cafmcp/server.hpp"
+
 #include "actors/server_access.hpp"
 #include "redis_process.hpp"
 #include "support.hpp"
@@ -74,7 +75,8 @@ protected:
     std::vector<std::string> all;
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     while (all.empty() || !all.back().ends_with(" " + marker)) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
       auto m = c.wait_for(is_notification, std::max(left, std::chrono::milliseconds(1)));
       if (!m)
         break;
@@ -129,8 +131,8 @@ TEST_P(Cluster, ABurstFromEveryNodeArrivesInOneOrderEverywhere) {
           case 1: made[k].push_back(n.add_tool(echo_tool("t" + tag))); break;
           case 2: made[k].push_back(n.add_prompt(simple_prompt("p" + tag))); break;
           default:
-            made[k].push_back(
-              n.set_resource_contents("test://watched", {resource_contents::make_text("test://watched", tag)}));
+            made[k].push_back(n.set_resource_contents("test://watched",
+                                                      {resource_contents::make_text("test://watched", tag)}));
         }
       }
     });
@@ -151,7 +153,8 @@ TEST_P(Cluster, DataOnlyResourcesReplicateAndALateNodeRecreatesThem) {
   server n1(node("n1")), n2(node("n2"));
   auto s2 = session(n2);
   ASSERT_TRUE(applied(n1.add_resource(text_resource("test://doc", "doc", "first"))));
-  ASSERT_TRUE(applied(n1.set_resource_contents("test://doc", {resource_contents::make_text("test://doc", "second")})));
+  ASSERT_TRUE(
+    applied(n1.set_resource_contents("test://doc", {resource_contents::make_text("test://doc", "second")})));
   ASSERT_EQ(heard_until(*s2, "test://doc").size(), 1u);
   // Told of it, a session finds it on its own node (applied before the notice).
   auto read = s2->request("resources/read", {{"uri", "test://doc"}});
@@ -165,7 +168,8 @@ TEST_P(Cluster, DataOnlyResourcesReplicateAndALateNodeRecreatesThem) {
   server late(node("late")); // joins after: recreates from the log, announces nothing old
   auto s3 = session(late);
   ASSERT_TRUE(applied(n1.add_prompt(simple_prompt("after"))));
-  EXPECT_EQ(heard_until(*s3, "after"), std::vector<std::string>{"notifications/prompts/list_changed added after"});
+  EXPECT_EQ(heard_until(*s3, "after"),
+            std::vector<std::string>{"notifications/prompts/list_changed added after"});
   read = s3->request("resources/read", {{"uri", "test://doc"}});
   ASSERT_TRUE(read.contains("result")) << read.dump();
   EXPECT_EQ(read["result"]["contents"][0]["text"], "second");
@@ -186,11 +190,13 @@ TEST_P(Cluster, ConcurrentChangesToOneResourceEndTheSameOnEveryNode) {
   std::vector<std::future<bool>> made1, made2;
   std::thread a([&] {
     for (int i = 0; i < 50; ++i)
-      made1.push_back(n1.set_resource_contents("test://contested", {resource_contents::make_text("test://contested", "n1-" + std::to_string(i))}));
+      made1.push_back(n1.set_resource_contents(
+        "test://contested", {resource_contents::make_text("test://contested", "n1-" + std::to_string(i))}));
   });
   std::thread b([&] {
     for (int i = 0; i < 50; ++i)
-      made2.push_back(n2.set_resource_contents("test://contested", {resource_contents::make_text("test://contested", "n2-" + std::to_string(i))}));
+      made2.push_back(n2.set_resource_contents(
+        "test://contested", {resource_contents::make_text("test://contested", "n2-" + std::to_string(i))}));
   });
   a.join();
   b.join();
@@ -261,17 +267,17 @@ TEST(ClusterNode, EntriesLostBetweenReaderAndServerActorBecomeAResync) {
   actors::logged_change skipped;
   skipped.record.origin = "elsewhere/1";
   skipped.record.seq = 1;
-  skipped.record.list_change = protocol::change{protocol::item_kind::tool, protocol::operation::added, "t", {{"name", "t"}}};
+  skipped.record.list_change =
+    protocol::change{protocol::item_kind::tool, protocol::operation::added, "t", {{"name", "t"}}};
   skipped.handed = rt.logged_handled.load() + 2; // one never arrived
   caf::anon_send(rt.server(), actors::logged_atom::value, std::move(skipped));
   std::vector<std::string> methods;
   for (int i = 0; i < 4; ++i) // the tool change, then the resync's three list_changed
     if (auto m = c.wait_for(is_notification))
       methods.push_back(summary(*m));
-  EXPECT_EQ(methods, (std::vector<std::string>{"notifications/tools/list_changed added t",
-                                               "notifications/resources/list_changed  ",
-                                               "notifications/tools/list_changed  ",
-                                               "notifications/prompts/list_changed  "}));
+  EXPECT_EQ(methods, (std::vector<std::string>{
+                       "notifications/tools/list_changed added t", "notifications/resources/list_changed  ",
+                       "notifications/tools/list_changed  ", "notifications/prompts/list_changed  "}));
 }
 
 TEST(ClusterOptions, ABadUrlOrNoSecretIsRefusedAtStart) {

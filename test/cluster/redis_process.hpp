@@ -68,9 +68,9 @@ public:
       ::close(out[0]);
       ::close(out[1]);
       auto port = std::to_string(port_);
-      std::vector<const char*> argv{"redis-server", "--port", port.c_str(), "--bind", "127.0.0.1",
-                                    "--save", "", "--appendonly", "no", "--daemonize", "no",
-                                    "--loglevel", "notice"};
+      std::vector<const char*> argv{"redis-server", "--port",     port.c_str(),   "--bind", "127.0.0.1",
+                                    "--save",       "",           "--appendonly", "no",     "--daemonize",
+                                    "no",           "--loglevel", "notice"};
       for (auto& e : extra_)
         argv.push_back(e.c_str());
       argv.push_back(nullptr);
@@ -100,7 +100,8 @@ private:
     std::string seen;
     auto deadline = std::chrono::steady_clock::now() + limit;
     while (seen.find("Ready to accept connections") == std::string::npos) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0)
         return false;
       pollfd p{fd, POLLIN, 0};

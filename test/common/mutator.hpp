@@ -24,8 +24,25 @@ public:
   /// One to three edits of `s`.
   std::string operator()(std::string s) {
     static const std::array<std::string, 19> tokens = {
-      "{", "}", "[", "]", "\"", "\\", ",", ":", "null", "-0", "1e999999", "9223372036854775808",
-      "\\u0000", "\\ud800", "\xff", "\xc3\x28", "\r\n", std::string(200, '['), std::string(300, 'a'),
+      "{",
+      "}",
+      "[",
+      "]",
+      "\"",
+      "\\",
+      ",",
+      ":",
+      "null",
+      "-0",
+      "1e999999",
+      "9223372036854775808",
+      "\\u0000",
+      "\\ud800",
+      "\xff",
+      "\xc3\x28",
+      "\r\n",
+      std::string(200, '['),
+      std::string(300, 'a'),
     };
     int edits = 1 + static_cast<int>(pick(3));
     for (int e = 0; e < edits; ++e) {
@@ -96,7 +113,8 @@ private:
           ++it;
         }
       }
-      static const std::array<const char*, 7> keys = {"extra", "_meta", "cursor", "id", "arguments", "uri", "name"};
+      static const std::array<const char*, 7> keys = {"extra",     "_meta", "cursor", "id",
+                                                      "arguments", "uri",   "name"};
       if (pick(10) == 0)
         v[keys[pick(keys.size())]] = hostile();
     } else if (v.is_array()) {

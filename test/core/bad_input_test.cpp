@@ -67,16 +67,16 @@ TEST_F(BadInput, NullParamsAndBatchesAreInvalidRequests) {
 }
 
 TEST_F(BadInput, OversizeMessagesAreRefusedClearly) {
-  auto r = reply_to_raw(R"({"jsonrpc":"2.0","id":6,"method":"ping","params":{"x":")"
-                        + std::string(5000, 'a') + "\"}}");
+  auto r = reply_to_raw(R"({"jsonrpc":"2.0","id":6,"method":"ping","params":{"x":")" + std::string(5000, 'a')
+                        + "\"}}");
   EXPECT_EQ(r["error"]["code"], -32600);
   EXPECT_NE(r["error"]["message"].get<std::string>().find("4096"), std::string::npos);
   still_serving();
 }
 
 TEST_F(BadInput, OverDeepMessagesAreRefusedWithoutCrashing) {
-  std::string deep = R"({"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":)"
-                     + std::string(1000, '[') + std::string(1000, ']') + "}}";
+  std::string deep = R"({"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":)" + std::string(1000, '[')
+                     + std::string(1000, ']') + "}}";
   auto r = reply_to_raw(deep);
   EXPECT_EQ(r["error"]["code"], -32600);
   still_serving();
@@ -91,7 +91,9 @@ TEST_F(BadInput, ADuplicateInFlightIdIsRefused) {
     return tool_result::text("ok");
   };
   ASSERT_TRUE(applied(srv.add_tool(t)));
-  json call = {{"jsonrpc", "2.0"}, {"id", 77}, {"method", "tools/call"},
+  json call = {{"jsonrpc", "2.0"},
+               {"id", 77},
+               {"method", "tools/call"},
                {"params", {{"name", "hold"}, {"arguments", {{"text", "x"}}}}}};
   c.send(call);
   c.send(call);

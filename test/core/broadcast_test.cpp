@@ -1,12 +1,11 @@
 // The notifier serializes each notification once and hands the very same
 // bytes to every session; a connection that cannot take more is ended
 // without holding up the others.
-#include "support.hpp"
-
-#include "actors/messages.hpp"
-
 #include <mutex>
 #include <set>
+
+#include "actors/messages.hpp"
+#include "support.hpp"
 
 namespace cafmcp::test {
 namespace {
@@ -40,7 +39,8 @@ struct recording_outbound : outbound {
 };
 
 void initialize(connection& conn) {
-  conn.receive(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"r","version":"1"}}})");
+  conn.receive(
+    R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"r","version":"1"}}})");
   conn.receive(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
 }
 
@@ -116,9 +116,11 @@ TEST(Broadcast, AMutationsFutureResolvesOnceEverySessionHasItsNotifications) {
     for (auto& o : outs)
       ASSERT_EQ(o->matching("\"" + name + "\"").size(), 1u) << "round " << round;
     ASSERT_TRUE(applied(srv.set_resource_contents(
-      "mem://watched", {resource_contents::make_text("mem://watched", "v" + std::to_string(round + 2), "text/plain")})));
+      "mem://watched",
+      {resource_contents::make_text("mem://watched", "v" + std::to_string(round + 2), "text/plain")})));
     for (auto& c : subscribers)
-      ASSERT_EQ(c->take([](const json& m) { return is_method(m, "notifications/resources/updated"); }).size(), 1u)
+      ASSERT_EQ(c->take([](const json& m) { return is_method(m, "notifications/resources/updated"); }).size(),
+                1u)
         << "round " << round;
   }
 }

@@ -1,8 +1,7 @@
 // The notification behaviours cafmcp promises, one test per behaviour,
 // driven through real sessions (in-process transport, real actors).
-#include "support.hpp"
-
 #include "actors/server_access.hpp"
+#include "support.hpp"
 
 namespace cafmcp::test {
 namespace {
@@ -69,8 +68,8 @@ TEST_F(NotificationCompliance, ContentChangeSendsUpdatedToSubscribersNotListChan
   in_process_client c(srv);
   c.initialize();
   ASSERT_TRUE(c.request("resources/subscribe", {{"uri", "mem://a"}}).contains("result"));
-  ASSERT_TRUE(applied(srv.set_resource_contents(
-    "mem://a", {resource_contents::make_text("mem://a", "B", "text/plain")})));
+  ASSERT_TRUE(applied(
+    srv.set_resource_contents("mem://a", {resource_contents::make_text("mem://a", "B", "text/plain")})));
   auto n = c.wait_for_method(updated);
   ASSERT_TRUE(n);
   EXPECT_EQ((*n)["params"]["uri"], "mem://a");
@@ -316,9 +315,8 @@ TEST_F(NotificationCompliance, ASessionThatEndsLeavesNoSubscriptionBehind) {
     leaves.request("resources/subscribe", {{"uri", "mem://a"}});
     EXPECT_EQ(srv.stats().subscriptions, 2u);
   } // closes the connection: the session actor stops
-  EXPECT_TRUE(eventually(srv, stays, [](const server_stats& s) {
-    return s.subscriptions == 1 && s.sessions == 1;
-  }));
+  EXPECT_TRUE(
+    eventually(srv, stays, [](const server_stats& s) { return s.subscriptions == 1 && s.sessions == 1; }));
   srv.resource_updated("mem://a");
   EXPECT_TRUE(stays.wait_for_method(updated));
 }

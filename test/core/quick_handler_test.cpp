@@ -3,9 +3,8 @@
 // the handler pool, yet answered as every other handler is: progress and
 // log messages before the result, validation, failures as isError, and no
 // waiting on the client.
-#include "support.hpp"
-
 #include "actors/server_access.hpp"
+#include "support.hpp"
 
 namespace cafmcp::test {
 namespace {
@@ -69,8 +68,7 @@ TEST(QuickHandlers, ProgressAndLogMessagesComeBeforeTheResult) {
                         ? " " + std::to_string(m["params"]["progress"].get<int>())
                         : ""));
   EXPECT_EQ(seen, (std::vector<std::string>{"notifications/progress 1", "notifications/message",
-                                            "notifications/progress 2",
-                                            "notifications/progress 3"}));
+                                            "notifications/progress 2", "notifications/progress 3"}));
 }
 
 TEST(QuickHandlers, AskingTheClientFailsAtOnceAndSendsNothing) {

@@ -1,10 +1,10 @@
 // Requests through a real session: pagination, tool input and output
 // checks, handler failures, progress, cancellation, logging, completion and
 // server->client requests.
-#include "support.hpp"
-
 #include <atomic>
 #include <thread>
+
+#include "support.hpp"
 
 namespace cafmcp::test {
 namespace {
@@ -51,7 +51,7 @@ TEST(Requests, CursorsStayValidWhileTheListChanges) {
   c.initialize();
   auto first = result_of(c.request("tools/list"));
   ASSERT_TRUE(first.contains("nextCursor"));
-  ASSERT_TRUE(applied(srv.remove_tool("b"))); // already seen
+  ASSERT_TRUE(applied(srv.remove_tool("b")));          // already seen
   ASSERT_TRUE(applied(srv.add_tool(echo_tool("bb")))); // sorts after the cursor
   auto second = result_of(c.request("tools/list", {{"cursor", first["nextCursor"]}}));
   std::vector<std::string> names;
@@ -92,9 +92,7 @@ TEST(Requests, UnknownToolIsInvalidParams) {
 TEST(Requests, AThrowingHandlerGivesAnIsErrorResult) {
   server srv(all_on());
   tool t = echo_tool("boom");
-  t.handler = [](const json&, request_context&) -> tool_result {
-    throw std::runtime_error("kaput");
-  };
+  t.handler = [](const json&, request_context&) -> tool_result { throw std::runtime_error("kaput"); };
   ASSERT_TRUE(applied(srv.add_tool(t)));
   in_process_client c(srv);
   c.initialize();
@@ -123,9 +121,8 @@ TEST(Requests, AHandlerThrowingANonStandardExceptionFailsOnlyItsRequest) {
 TEST(Requests, StructuredContentIsCheckedAgainstTheOutputSchema) {
   server srv(all_on());
   tool t = echo_tool("sum");
-  t.output_schema = json{{"type", "object"},
-                         {"properties", {{"total", {{"type", "integer"}}}}},
-                         {"required", {"total"}}};
+  t.output_schema =
+    json{{"type", "object"}, {"properties", {{"total", {{"type", "integer"}}}}}, {"required", {"total"}}};
   t.handler = [](const json& args, request_context&) {
     if (args.at("text") == "good")
       return tool_result::structured({{"total", 3}});
@@ -190,7 +187,9 @@ TEST(Requests, ACancelledRequestGetsNoResponse) {
   ASSERT_TRUE(applied(srv.add_tool(t)));
   in_process_client c(srv);
   c.initialize();
-  c.send({{"jsonrpc", "2.0"}, {"id", 41}, {"method", "tools/call"},
+  c.send({{"jsonrpc", "2.0"},
+          {"id", 41},
+          {"method", "tools/call"},
           {"params", {{"name", "wait"}, {"arguments", {{"text", "x"}}}}}});
   started->get_future().wait();
   c.notify("notifications/cancelled", {{"requestId", 41}, {"reason", "user"}});
@@ -236,12 +235,15 @@ TEST(Requests, AHandlerCanAskTheClientAndGetsItsAnswer) {
   ASSERT_TRUE(applied(srv.add_tool(t)));
   in_process_client c(srv);
   c.initialize({{"sampling", json::object()}});
-  c.send({{"jsonrpc", "2.0"}, {"id", 7}, {"method", "tools/call"},
+  c.send({{"jsonrpc", "2.0"},
+          {"id", 7},
+          {"method", "tools/call"},
           {"params", {{"name", "ask"}, {"arguments", {{"text", "x"}}}}}});
   auto ask = c.wait_for_method("sampling/createMessage");
   ASSERT_TRUE(ask);
   ASSERT_TRUE(ask->contains("id"));
-  c.send({{"jsonrpc", "2.0"}, {"id", (*ask)["id"]},
+  c.send({{"jsonrpc", "2.0"},
+          {"id", (*ask)["id"]},
           {"result", {{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "sampled"}}}}}});
   auto reply = c.wait_for([](const json& m) { return m.value("id", json()) == 7; });
   ASSERT_TRUE(reply);
@@ -258,7 +260,9 @@ TEST(Requests, AClientErrorAnswerBecomesAToolError) {
   ASSERT_TRUE(applied(srv.add_tool(t)));
   in_process_client c(srv);
   c.initialize();
-  c.send({{"jsonrpc", "2.0"}, {"id", 8}, {"method", "tools/call"},
+  c.send({{"jsonrpc", "2.0"},
+          {"id", 8},
+          {"method", "tools/call"},
           {"params", {{"name", "ask"}, {"arguments", {{"text", "x"}}}}}});
   auto ask = c.wait_for_method("elicitation/create");
   ASSERT_TRUE(ask);
@@ -266,8 +270,7 @@ TEST(Requests, AClientErrorAnswerBecomesAToolError) {
   auto reply = c.wait_for([](const json& m) { return m.value("id", json()) == 8; });
   ASSERT_TRUE(reply);
   EXPECT_EQ((*reply)["result"]["isError"], true);
-  EXPECT_NE((*reply)["result"]["content"][0]["text"].get<std::string>().find("declined"),
-            std::string::npos);
+  EXPECT_NE((*reply)["result"]["content"][0]["text"].get<std::string>().find("declined"), std::string::npos);
 }
 
 TEST(Requests, AnUnansweredClientRequestTimesOutAndIsCancelled) {
@@ -300,7 +303,9 @@ TEST(Requests, SlowToolsDoNotDelayNotificationsOrOtherRequests) {
   ASSERT_TRUE(applied(srv.add_tool(t)));
   in_process_client c(srv);
   c.initialize();
-  c.send({{"jsonrpc", "2.0"}, {"id", "s"}, {"method", "tools/call"},
+  c.send({{"jsonrpc", "2.0"},
+          {"id", "s"},
+          {"method", "tools/call"},
           {"params", {{"name", "stuck"}, {"arguments", {{"text", "x"}}}}}});
   ASSERT_TRUE(applied(srv.add_tool(echo_tool("fresh"))));
   EXPECT_TRUE(c.wait_for_method("notifications/tools/list_changed"));
@@ -336,9 +341,9 @@ TEST(Requests, ResourcesReadStaticTemplateAndMissing) {
   EXPECT_EQ(error_code(c.request("resources/read", {{"uri", "other://x"}})), -32002);
   auto templates = result_of(c.request("resources/templates/list"));
   EXPECT_EQ(templates["resourceTemplates"][0]["uriTemplate"], "mem://item/{id}");
-  auto completion = result_of(c.request(
-    "completion/complete", {{"ref", {{"type", "ref/resource"}, {"uri", "mem://item/{id}"}}},
-                            {"argument", {{"name", "id"}, {"value", "4"}}}}));
+  auto completion = result_of(
+    c.request("completion/complete", {{"ref", {{"type", "ref/resource"}, {"uri", "mem://item/{id}"}}},
+                                      {"argument", {{"name", "id"}, {"value", "4"}}}}));
   EXPECT_EQ(completion["completion"]["values"], (json{"41", "42"}));
 }
 

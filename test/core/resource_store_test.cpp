@@ -1,7 +1,7 @@
 // The TTL/LRU resource store with real timers and real sessions.
-#include "support.hpp"
-
 #include "cafmcp/resource_store.hpp"
+
+#include "support.hpp"
 
 namespace cafmcp::test {
 namespace {
@@ -29,9 +29,11 @@ store_entry entry(std::string id, std::string text) {
 
 std::optional<json> removal_of(in_process_client& c, const std::string& uri,
                                std::chrono::milliseconds wait = 5s) {
-  return c.wait_for([&](const json& m) {
-    return is_method(m, list_changed) && m["params"]["operation"] == "removed" && m["params"]["uri"] == uri;
-  }, wait);
+  return c.wait_for(
+    [&](const json& m) {
+      return is_method(m, list_changed) && m["params"]["operation"] == "removed" && m["params"]["uri"] == uri;
+    },
+    wait);
 }
 
 TEST(ResourceStore, StoringListsNewestFirstWithOperationMetadata) {
@@ -92,15 +94,15 @@ TEST(ResourceStore, ReplacingSaysUpdatedAndTellsSubscribers) {
   // A longer text: the listed size changes, so the descriptor differs even
   // when both puts fall in one millisecond of lastModified.
   EXPECT_FALSE(store.put(entry("a", "v2 is longer"))); // not new
-  auto changed = c.wait_for([](const json& m) {
-    return is_method(m, list_changed) && m["params"]["operation"] == "updated";
-  });
+  auto changed = c.wait_for(
+    [](const json& m) { return is_method(m, list_changed) && m["params"]["operation"] == "updated"; });
   ASSERT_TRUE(changed);
   EXPECT_EQ((*changed)["params"]["resource"]["size"], 12);
   for (auto uri : {"store://packet/a", "store://content/a"})
     EXPECT_TRUE(c.wait_for([&](const json& m) {
       return is_method(m, "notifications/resources/updated") && m["params"]["uri"] == uri;
-    })) << uri;
+    }))
+      << uri;
   EXPECT_EQ(c.request("resources/read", {{"uri", "store://content/a"}})["result"]["contents"][0]["text"],
             "v2 is longer");
 }

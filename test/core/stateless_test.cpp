@@ -22,7 +22,9 @@ std::string sub_id_of(const json& m) {
 
 // Opens a listen stream with request id `id`; returns its acknowledgement.
 json listen(in_process_client& c, const std::string& id, json notifications) {
-  c.send({{"jsonrpc", "2.0"}, {"id", id}, {"method", "subscriptions/listen"},
+  c.send({{"jsonrpc", "2.0"},
+          {"id", id},
+          {"method", "subscriptions/listen"},
           {"params", with_meta({{"notifications", std::move(notifications)}})}});
   auto ack = c.wait_for([&](const json& m) {
     return (is_method(m, "notifications/subscriptions/acknowledged") && sub_id_of(m) == json(id).dump())
@@ -45,9 +47,10 @@ TEST(Stateless, ServedWithoutInitializeBesideALegacySession) {
   EXPECT_EQ(call["result"]["resultType"], "complete");
   EXPECT_EQ(modern.request("ping", with_meta(json::object()))["error"]["code"], -32601);
   EXPECT_EQ(modern.request("resources/read", with_meta({{"uri", "a://none"}}))["error"]["code"], -32602);
-  EXPECT_EQ(modern.request("tools/list", {{"_meta", {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"}}}})
-              ["error"]["code"],
-            -32602); // clientCapabilities missing
+  EXPECT_EQ(
+    modern.request("tools/list",
+                   {{"_meta", {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"}}}})["error"]["code"],
+    -32602); // clientCapabilities missing
   // The legacy session is untouched: its errors and results keep 2025-11-25's shape.
   EXPECT_EQ(legacy.request("resources/read", {{"uri", "a://none"}})["error"]["code"], -32002);
   EXPECT_FALSE(legacy.request("tools/list")["result"].contains("resultType"));
@@ -67,7 +70,7 @@ TEST(Listen, OnlyWhatWasAskedForStampedWithItsIdAndTheLegacySessionGetsItsOwn) {
             json({{"promptsListChanged", true}, {"resourceSubscriptions", {"a://x"}}}));
   EXPECT_EQ(srv.stats().listeners, 1u);
 
-  srv.resource_updated("a://y"); // nobody asked
+  srv.resource_updated("a://y");                      // nobody asked
   ASSERT_TRUE(applied(srv.add_tool(echo_tool("t")))); // tools not asked for
   srv.resource_updated("a://x");
   auto updated = modern.wait_for_method("notifications/resources/updated");
@@ -107,7 +110,8 @@ TEST(Listen, CancelOrDisconnectRemovesTheListener) {
   EXPECT_EQ(srv.stats().listeners, 2u);
   EXPECT_EQ(srv.stats().subscriptions, 1u); // the listener's URI is in the shared index
   a.notify("notifications/cancelled", {{"requestId", "1"}});
-  EXPECT_TRUE(eventually(srv, pinger, [](const server_stats& s) { return s.listeners == 1 && s.subscriptions == 0; }));
+  EXPECT_TRUE(
+    eventually(srv, pinger, [](const server_stats& s) { return s.listeners == 1 && s.subscriptions == 0; }));
   b.close();
   EXPECT_TRUE(eventually(srv, pinger, [](const server_stats& s) { return s.listeners == 0; }));
 }
@@ -149,15 +153,19 @@ TEST(MultiRoundTrip, RequestContextAsksThroughInputRequiredAndStateIsSealed) {
   ASSERT_EQ(r1["resultType"], "input_required") << r1.dump();
   ASSERT_TRUE(r1["inputRequests"].contains("cafmcp-0"));
   EXPECT_EQ(r1["inputRequests"]["cafmcp-0"]["method"], "elicitation/create");
-  auto r2 = c.request("tools/call", with_meta({{"name", "ask"},
-                                               {"inputResponses", {{"cafmcp-0", {{"action", "accept"}, {"content", {{"v", "ann"}}}}}}},
-                                               {"requestState", r1["requestState"]}}))["result"];
+  auto r2 = c.request(
+    "tools/call",
+    with_meta({{"name", "ask"},
+               {"inputResponses", {{"cafmcp-0", {{"action", "accept"}, {"content", {{"v", "ann"}}}}}}},
+               {"requestState", r1["requestState"]}}))["result"];
   ASSERT_EQ(r2["resultType"], "input_required") << r2.dump();
   ASSERT_TRUE(r2["inputRequests"].contains("cafmcp-1"));
   // The first answer travels in the sealed state: round 3 sends only the second.
-  auto r3 = c.request("tools/call", with_meta({{"name", "ask"},
-                                               {"inputResponses", {{"cafmcp-1", {{"action", "accept"}, {"content", {{"v", "red"}}}}}}},
-                                               {"requestState", r2["requestState"]}}))["result"];
+  auto r3 = c.request(
+    "tools/call",
+    with_meta({{"name", "ask"},
+               {"inputResponses", {{"cafmcp-1", {{"action", "accept"}, {"content", {{"v", "red"}}}}}}},
+               {"requestState", r2["requestState"]}}))["result"];
   EXPECT_EQ(r3["resultType"], "complete");
   EXPECT_EQ(r3["content"][0]["text"], "ann/red");
   auto tampered = r2["requestState"].get<std::string>();

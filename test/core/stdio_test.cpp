@@ -1,7 +1,5 @@
 // The stdio transport on real pipes: one message per line, nothing but
 // JSON-RPC on the output, oversize lines answered, EOF ends with 0.
-#include "support.hpp"
-
 #include <algorithm>
 #include <future>
 #include <thread>
@@ -11,6 +9,7 @@
 #include <unistd.h>
 
 #include "mutator.hpp"
+#include "support.hpp"
 #include "transport/stdio.hpp"
 
 namespace cafmcp::test {
@@ -56,7 +55,7 @@ struct served_stdio {
   bool eof_sent = false;
   std::thread thread;
   explicit served_stdio(server& srv)
-      : thread([this, &srv] { status = transport::serve_stdio(srv, p.to_server[0], p.from_server[1]); }) {}
+    : thread([this, &srv] { status = transport::serve_stdio(srv, p.to_server[0], p.from_server[1]); }) {}
   ~served_stdio() { // a failed assertion must not leave the thread running
     eof();
     if (thread.joinable()) {
@@ -76,11 +75,12 @@ struct served_stdio {
   }
   /// initialize, initialized, then `tools/call` of `tool` as request 2.
   void initialize_and_call(const std::string& tool) {
-    p.write_line(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
+    p.write_line(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
     ASSERT_TRUE(json::parse(p.read_line()).contains("result"));
     p.write_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
-    p.write_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":")" + tool +
-                 R"(","arguments":{}}})");
+    p.write_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":")" + tool
+                 + R"(","arguments":{}}})");
   }
   /// What the server wrote after serve_stdio returned and its stdout closed.
   std::string output_after_exit() {
@@ -100,7 +100,8 @@ TEST(Stdio, ServesLinesAndExitsZeroOnEof) {
   pipes p;
   int status = -1;
   std::thread t([&] { status = transport::serve_stdio(srv, p.to_server[0], p.from_server[1]); });
-  p.write_line(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
+  p.write_line(
+    R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
   auto init = json::parse(p.read_line());
   EXPECT_EQ(init["result"]["protocolVersion"], "2025-06-18");
   p.write_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
@@ -109,7 +110,8 @@ TEST(Stdio, ServesLinesAndExitsZeroOnEof) {
   EXPECT_EQ(big["error"]["code"], -32600);
   p.write_line("not json");
   EXPECT_EQ(json::parse(p.read_line())["error"]["code"], -32700);
-  p.write_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}})");
+  p.write_line(
+    R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}})");
   auto call = json::parse(p.read_line());
   EXPECT_EQ(call["id"], 2);
   EXPECT_EQ(call["result"]["content"][0]["text"], "hi");
@@ -123,9 +125,9 @@ TEST(Stdio, ServesLinesAndExitsZeroOnEof) {
 }
 
 // Damaged lines (flipped, cut, repeated, hostile tokens spliced in, or
-// members of the wrong type and size) from a client that has initialized: whatever they are, every line the server
-// writes is one whole JSON-RPC message, a ping after each batch is still
-// answered, and EOF still ends the server with 0.
+// members of the wrong type and size) from a client that has initialized: whatever they are, every line the
+// server writes is one whole JSON-RPC message, a ping after each batch is still answered, and EOF still ends
+// the server with 0.
 TEST(Stdio, DamagedLinesGetJsonRpcAnswersAndTheServerCarriesOn) {
   auto o = all_on();
   o.message_limits.max_message_bytes = 2048;
@@ -133,7 +135,8 @@ TEST(Stdio, DamagedLinesGetJsonRpcAnswersAndTheServerCarriesOn) {
   ASSERT_TRUE(applied(srv.add_tool(echo_tool("echo"))));
   ASSERT_TRUE(applied(srv.add_resource(text_resource("test://doc", "doc", "text"))));
   served_stdio io(srv);
-  io.p.write_line(R"({"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
+  io.p.write_line(
+    R"({"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
   ASSERT_TRUE(json::parse(io.p.read_line()).contains("result"));
   io.p.write_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
   const std::vector<std::string> lines = {
@@ -216,7 +219,8 @@ TEST(Stdio, AClientThatStopsReadingGetsEveryLineWholeAndInOrder) {
   served_stdio io(srv);
   // One page of pipe: a 6 KiB line is always written in parts.
   ASSERT_EQ(::fcntl(io.p.from_server[1], F_SETPIPE_SZ, 4096), 4096);
-  io.p.write_line(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
+  io.p.write_line(
+    R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
   ASSERT_TRUE(json::parse(io.p.read_line()).contains("result"));
   io.p.write_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
   ASSERT_TRUE(eventually(srv, pinger, [](const server_stats& s) { return s.sessions == 2; }));

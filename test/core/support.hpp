@@ -33,9 +33,8 @@ inline tool echo_tool(std::string name) {
   tool t;
   t.name = std::move(name);
   t.description = "echoes its text argument";
-  t.input_schema = {{"type", "object"},
-                    {"properties", {{"text", {{"type", "string"}}}}},
-                    {"required", {"text"}}};
+  t.input_schema = {
+    {"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}, {"required", {"text"}}};
   t.handler = [](const json& args, request_context&) {
     return tool_result::text(args.at("text").get<std::string>());
   };
@@ -54,9 +53,7 @@ inline prompt simple_prompt(std::string name) {
   return p;
 }
 
-inline bool is_method(const json& m, const std::string& method) {
-  return m.value("method", "") == method;
-}
+inline bool is_method(const json& m, const std::string& method) { return m.value("method", "") == method; }
 
 /// Down and activation messages are asynchronous: look at the notifier's
 /// stats until `pred` holds, letting actors run between looks with a ping
@@ -77,8 +74,11 @@ inline std::pair<std::vector<json>, json> call_with_progress(in_process_client& 
                                                              const json& token) {
   static int next_id = 0;
   auto id = "progress-" + std::to_string(++next_id);
-  c.send({{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"},
-          {"params", {{"name", name}, {"arguments", {{"text", "x"}}}, {"_meta", {{"progressToken", token}}}}}});
+  c.send(
+    {{"jsonrpc", "2.0"},
+     {"id", id},
+     {"method", "tools/call"},
+     {"params", {{"name", name}, {"arguments", {{"text", "x"}}}, {"_meta", {{"progressToken", token}}}}}});
   std::vector<json> before;
   for (;;) {
     auto m = c.wait_for([](const json&) { return true; });

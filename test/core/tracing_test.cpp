@@ -1,12 +1,12 @@
 // The core's tracing hook, through cafmcp's own OpenTelemetry library with an
 // in-memory exporter: the span tree of one mutation, and trace context in
 // and out of `_meta`.
-#include "support.hpp"
-
 #include <mutex>
 
 #include "cafmcp/otel/mcp_tracer.hpp"
 #include "cafmcp/otel/tracer.hpp"
+
+#include "support.hpp"
 
 namespace cafmcp::test {
 namespace {
@@ -32,20 +32,22 @@ struct memory_exporter : otel::span_exporter {
 std::string attr(const otel::span_data& s, const std::string& key) {
   for (auto& [k, v] : s.attributes)
     if (k == key)
-      return std::visit([](auto& x) {
-        if constexpr (std::is_same_v<std::decay_t<decltype(x)>, std::string>)
-          return x;
-        else
-          return std::to_string(x);
-      }, v);
+      return std::visit(
+        [](auto& x) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(x)>, std::string>)
+            return x;
+          else
+            return std::to_string(x);
+        },
+        v);
   return {};
 }
 
 struct Tracing : ::testing::Test {
   std::shared_ptr<memory_exporter> exporter = std::make_shared<memory_exporter>();
-  std::shared_ptr<otel::tracer_provider> provider = std::make_shared<otel::tracer_provider>(
-    otel::resource::with_service("test"), otel::always_on(),
-    std::make_shared<otel::simple_span_processor>(exporter));
+  std::shared_ptr<otel::tracer_provider> provider =
+    std::make_shared<otel::tracer_provider>(otel::resource::with_service("test"), otel::always_on(),
+                                            std::make_shared<otel::simple_span_processor>(exporter));
   server_options opts() {
     auto o = all_on();
     o.tracer = otel::make_mcp_tracer(provider);
@@ -59,8 +61,8 @@ TEST_F(Tracing, RequestSpansFollowTheSemanticConventionsAndTheirParent) {
   in_process_client c(srv);
   c.initialize();
   auto parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
-  auto reply = c.request("tools/call", {{"name", "echo"}, {"arguments", {{"text", "x"}}},
-                                        {"_meta", {{"traceparent", parent}}}});
+  auto reply = c.request(
+    "tools/call", {{"name", "echo"}, {"arguments", {{"text", "x"}}}, {"_meta", {{"traceparent", parent}}}});
   ASSERT_TRUE(reply.contains("result"));
   auto spans = exporter->named("tools/call echo");
   ASSERT_EQ(spans.size(), 1u);
@@ -124,8 +126,7 @@ TEST_F(Tracing, AMutationIsFollowedFromRequestToEverySend) {
     EXPECT_EQ(send.kind, otel::span_kind::client);
   }
   EXPECT_EQ(attr(broadcast[0], "cafmcp.subscriber_count"), "2");
-  EXPECT_EQ((*note)["params"]["_meta"]["traceparent"],
-            otel::format_traceparent(broadcast[0].context));
+  EXPECT_EQ((*note)["params"]["_meta"]["traceparent"], otel::format_traceparent(broadcast[0].context));
 }
 
 // Two nodes of a cluster, each with its own tracer (as two processes would
@@ -133,9 +134,9 @@ TEST_F(Tracing, AMutationIsFollowedFromRequestToEverySend) {
 // the other node's broadcast continues the same trace.
 TEST_F(Tracing, AnotherNodesBroadcastContinuesTheMutationsTrace) {
   auto other_exporter = std::make_shared<memory_exporter>();
-  auto other_provider = std::make_shared<otel::tracer_provider>(
-    otel::resource::with_service("other"), otel::always_on(),
-    std::make_shared<otel::simple_span_processor>(other_exporter));
+  auto other_provider =
+    std::make_shared<otel::tracer_provider>(otel::resource::with_service("other"), otel::always_on(),
+                                            std::make_shared<otel::simple_span_processor>(other_exporter));
   auto one = opts(), two = opts();
   two.tracer = otel::make_mcp_tracer(other_provider);
   for (auto* o : {&one, &two}) {

@@ -1,13 +1,13 @@
 // Typed tools and prompts: what they declare, how their handlers convert,
 // and the same calls through a real server (input checks, structured output,
 // prompt arguments), answered as the untyped path answers.
-#include "support.hpp"
-
 #include <atomic>
 
 #include "cafmcp/typed_prompt.hpp"
 #include "cafmcp/typed_tool.hpp"
+
 #include "foundation/schema_validator.hpp"
+#include "support.hpp"
 
 namespace cafmcp::test {
 namespace {
@@ -36,8 +36,9 @@ request_context& no_context() {
 }
 
 TEST(TypedTool, DeclaresTheDerivedSchemasAndConvertsItsArguments) {
-  auto t = typed_tool("weather", "Forecast for a city",
-                      [](const weather_args& a) { return a.city + " " + std::to_string(a.days.value_or(1)); });
+  auto t = typed_tool("weather", "Forecast for a city", [](const weather_args& a) {
+    return a.city + " " + std::to_string(a.days.value_or(1));
+  });
   EXPECT_EQ(t.name, "weather");
   EXPECT_EQ(t.description, "Forecast for a city");
   EXPECT_EQ(t.input_schema, json_schema_of<weather_args>());
@@ -86,11 +87,11 @@ TEST(TypedPrompt, FieldsBecomeArgumentsAndTheHandlerGetsThem) {
             (json{{{"name", "code"}, {"description", "The code to review"}, {"required", true}},
                   {{"name", "focus"}, {"required", false}}}));
   auto r = p.handler({{"code", "x()"}, {"focus", "names"}}, no_context()).to_json();
-  EXPECT_EQ(r["messages"], (json{{{"role", "user"}, {"content", {{"type", "text"}, {"text", "Review x() for names"}}}}}));
+  EXPECT_EQ(r["messages"],
+            (json{{{"role", "user"}, {"content", {{"type", "text"}, {"text", "Review x() for names"}}}}}));
   r = p.handler({{"code", "y()"}}, no_context()).to_json();
   EXPECT_EQ(r["messages"][0]["content"]["text"], "Review y()");
 }
-
 
 // -- through a server --------------------------------------------------------
 
@@ -135,7 +136,8 @@ TEST(TypedTool, InvalidArgumentsGetTheUntypedPathsError) {
     EXPECT_EQ(reason(typed), reason(plain)) << args.dump(); // word for word, but for the tool's name
   }
   // Past the schema, a value an int cannot hold: the same kind of result.
-  auto big = result_of(c.request("tools/call", {{"name", "typed"}, {"arguments", {{"city", "Oslo"}, {"days", 1e10}}}}));
+  auto big = result_of(
+    c.request("tools/call", {{"name", "typed"}, {"arguments", {{"city", "Oslo"}, {"days", 1e10}}}}));
   EXPECT_EQ(big["isError"], true);
   EXPECT_EQ(big["content"][0]["text"], "Invalid arguments for tool typed: /days: 10000000000.0 does not fit");
   EXPECT_FALSE(typed_called);
@@ -146,12 +148,14 @@ TEST(TypedTool, InvalidArgumentsGetTheUntypedPathsError) {
 
 TEST(TypedTool, StructuredContentMatchesTheDerivedOutputSchema) {
   server srv(all_on());
-  ASSERT_TRUE(applied(srv.add_tool(typed_tool("forecast", "Highs", [](const weather_args& a, request_context&) {
-    return forecast{a.city, std::vector<double>(a.days.value_or(1), 21.0)};
-  }))));
+  ASSERT_TRUE(
+    applied(srv.add_tool(typed_tool("forecast", "Highs", [](const weather_args& a, request_context&) {
+      return forecast{a.city, std::vector<double>(a.days.value_or(1), 21.0)};
+    }))));
   in_process_client c(srv);
   c.initialize();
-  auto r = result_of(c.request("tools/call", {{"name", "forecast"}, {"arguments", {{"city", "Oslo"}, {"days", 2}}}}));
+  auto r = result_of(
+    c.request("tools/call", {{"name", "forecast"}, {"arguments", {{"city", "Oslo"}, {"days", 2}}}}));
   EXPECT_FALSE(r.contains("isError")) << r.dump();
   EXPECT_EQ(r["structuredContent"], (json{{"city", "Oslo"}, {"highs", {21.0, 21.0}}}));
   // The server checked it against the outputSchema it lists; so do we.
@@ -167,7 +171,8 @@ TEST(TypedPrompt, ThroughAServerRequiredArgumentsAreChecked) {
   in_process_client c(srv);
   c.initialize();
   auto listed = result_of(c.request("prompts/list"))["prompts"][0];
-  EXPECT_EQ(listed["arguments"][0], (json{{"name", "code"}, {"description", "The code to review"}, {"required", true}}));
+  EXPECT_EQ(listed["arguments"][0],
+            (json{{"name", "code"}, {"description", "The code to review"}, {"required", true}}));
   auto missing = c.request("prompts/get", {{"name", "review"}, {"arguments", {{"focus", "names"}}}});
   ASSERT_TRUE(missing.contains("error")) << missing.dump();
   EXPECT_EQ(missing["error"]["code"], -32602);

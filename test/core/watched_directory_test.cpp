@@ -1,11 +1,11 @@
 // The watched vault with real files, real inotify and real sessions.
-#include "support.hpp"
-
 #include <filesystem>
 #include <fstream>
 #include <set>
 
 #include "cafmcp/watched_directory.hpp"
+
+#include "support.hpp"
 
 namespace cafmcp::test {
 namespace {
@@ -135,9 +135,11 @@ TEST_F(Vault, ABurstOfWritesIsOneUpdateToSubscribersOfTheNoteAndWhatItAffects) {
   // update of the burst would have arrived before it.
   write("marker.md", "x");
   ASSERT_TRUE(op(subscriber, "added", "vault://note/marker.md"));
-  EXPECT_TRUE(subscriber.take([](const json& m) {
-    return is_method(m, updated) && m["params"]["uri"] == "vault://note/welcome.md";
-  }).empty());
+  EXPECT_TRUE(subscriber
+                .take([](const json& m) {
+                  return is_method(m, updated) && m["params"]["uri"] == "vault://note/welcome.md";
+                })
+                .empty());
   srv.stats();
   EXPECT_TRUE(other.take([](const json& m) { return is_method(m, updated); }).empty());
   auto text = subscriber.request("resources/read", {{"uri", "vault://note/welcome.md"}});
@@ -151,7 +153,7 @@ TEST_F(Vault, PathsLeavingTheRootAreRefused) {
   watched_directory vault(srv, {root});
   in_process_client c(srv);
   c.initialize();
-  for (auto uri : {"vault://note/../" , "vault://note/link.md", "vault://note/sub/../../x.md"}) {
+  for (auto uri : {"vault://note/../", "vault://note/link.md", "vault://note/sub/../../x.md"}) {
     auto r = c.request("resources/read", {{"uri", std::string(uri)}});
     ASSERT_TRUE(r.contains("error")) << uri;
     EXPECT_EQ(r["error"]["code"], -32002) << uri;

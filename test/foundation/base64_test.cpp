@@ -7,8 +7,12 @@ namespace cafmcp::detail {
 namespace {
 
 TEST(Base64, EncodesTheRfcVectorsWithPadding) {
-  std::pair<const char*, const char*> vectors[] = {{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
-                                                   {"foo", "Zm9v"}, {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="},
+  std::pair<const char*, const char*> vectors[] = {{"", ""},
+                                                   {"f", "Zg=="},
+                                                   {"fo", "Zm8="},
+                                                   {"foo", "Zm9v"},
+                                                   {"foob", "Zm9vYg=="},
+                                                   {"fooba", "Zm9vYmE="},
                                                    {"foobar", "Zm9vYmFy"}};
   for (auto [plain, coded] : vectors) {
     EXPECT_EQ(base64_encode(plain), coded);

@@ -121,8 +121,7 @@ TEST(Descriptors, FullToolDescriptor) {
 }
 
 TEST(Descriptors, TextResultIsOneTextBlock) {
-  EXPECT_EQ(tool_result::text("hi").to_json(),
-            (json{{"content", {{{"type", "text"}, {"text", "hi"}}}}}));
+  EXPECT_EQ(tool_result::text("hi").to_json(), (json{{"content", {{{"type", "text"}, {"text", "hi"}}}}}));
 }
 
 TEST(Descriptors, ErrorResultSetsIsError) {
@@ -186,10 +185,10 @@ TEST(Descriptors, PromptArgumentsCarryRequiredAlways) {
   EXPECT_EQ(d["title"], "Greeting");
   EXPECT_EQ(d["description"], "Says hello");
   EXPECT_EQ(d["icons"], p.icons);
-  EXPECT_EQ(d["arguments"],
-            (json::array({{{"name", "name"}, {"title", "Name"}, {"description", "Who to greet"},
-                           {"required", true}},
-                          {{"name", "style"}, {"required", false}}})));
+  EXPECT_EQ(
+    d["arguments"],
+    (json::array({{{"name", "name"}, {"title", "Name"}, {"description", "Who to greet"}, {"required", true}},
+                  {{"name", "style"}, {"required", false}}})));
   EXPECT_FALSE(has_null(d));
 }
 
@@ -207,8 +206,7 @@ TEST(Descriptors, PromptResultListsMessagesAndOptionalDescription) {
 }
 
 TEST(LogLevel, NamesRoundTripInSeverityOrder) {
-  const char* names[] = {"debug", "info",     "notice", "warning",
-                         "error", "critical", "alert",  "emergency"};
+  const char* names[] = {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
   for (int i = 0; i < 8; ++i) {
     auto level = parse_log_level(names[i]);
     ASSERT_TRUE(level) << names[i];

@@ -4,12 +4,13 @@
 // must answer with a message or a JSON-RPC error code, never throw, and what
 // it accepts must survive serialize() and parse again unchanged. Seeded, so
 // a failure names an input that reproduces.
-#include <gtest/gtest.h>
-
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "cafmcp/json_rpc.hpp"
+
 #include "mutator.hpp"
 
 namespace cafmcp::jsonrpc {
@@ -30,7 +31,8 @@ void expect_round_trip(const message& msg, const std::string& input) {
   auto once = serialize(msg);
   EXPECT_EQ(once.find('\n'), std::string::npos) << input;
   auto again = parse(once);
-  ASSERT_TRUE(std::holds_alternative<message>(again)) << "accepted " << input << "\nbut not its serialization " << once;
+  ASSERT_TRUE(std::holds_alternative<message>(again))
+    << "accepted " << input << "\nbut not its serialization " << once;
   EXPECT_EQ(serialize(std::get<message>(again)), once) << input;
 }
 

@@ -1,8 +1,8 @@
 // JSON-RPC 2.0 as cafmcp parses and writes it: strict, bounded, and never
 // emitting what MCP clients reject.
-#include <gtest/gtest.h>
-
 #include <cstdint>
+
+#include <gtest/gtest.h>
 
 #include "cafmcp/json_rpc.hpp"
 
@@ -45,8 +45,7 @@ TEST(JsonRpc, MalformedJsonIsParseError) {
   EXPECT_FALSE(f.id);
   EXPECT_NE(f.err.message.find("byte"), std::string::npos) << f.err.message;
   EXPECT_EQ(fails("").err.code, code::parse_error);
-  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"method":"ping"} trailing)").err.code,
-            code::parse_error);
+  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"method":"ping"} trailing)").err.code, code::parse_error);
 }
 
 TEST(JsonRpc, NumbersBeyondADoubleAreParseErrorsNotExceptions) {
@@ -146,8 +145,7 @@ TEST(JsonRpc, ErrorObjectNeedsIntegerCodeAndStringMessage) {
             code::invalid_request);
   EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"m"}})").err.code,
             code::invalid_request);
-  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"error":{"code":1}})").err.code,
-            code::invalid_request);
+  EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"error":{"code":1}})").err.code, code::invalid_request);
   EXPECT_EQ(fails(R"({"jsonrpc":"2.0","id":1,"error":{"code":4294967296,"message":"m"}})").err.code,
             code::invalid_request);
 }
@@ -210,14 +208,14 @@ TEST(JsonRpc, HostileNestingIsRefusedWithoutRecursion) {
 
 TEST(JsonRpc, NestingUpToTheLimitIsAccepted) {
   // The envelope is level 1 and params level 2; 62 arrays make 64.
-  std::string ok = R"({"jsonrpc":"2.0","method":"x","params":{"a":)" + std::string(62, '[')
-                   + std::string(62, ']') + "}}";
+  std::string ok =
+    R"({"jsonrpc":"2.0","method":"x","params":{"a":)" + std::string(62, '[') + std::string(62, ']') + "}}";
   parses(ok);
-  std::string over = R"({"jsonrpc":"2.0","method":"x","params":{"a":)" + std::string(63, '[')
-                     + std::string(63, ']') + "}}";
+  std::string over =
+    R"({"jsonrpc":"2.0","method":"x","params":{"a":)" + std::string(63, '[') + std::string(63, ']') + "}}";
   EXPECT_EQ(fails(over).err.code, code::invalid_request);
-  std::string in_string = R"({"jsonrpc":"2.0","method":"x","params":{"s":"\"[)"
-                          + std::string(200, '[') + "\"}}";
+  std::string in_string =
+    R"({"jsonrpc":"2.0","method":"x","params":{"s":"\"[)" + std::string(200, '[') + "\"}}";
   parses(in_string); // brackets inside strings (after an escaped quote, too) are text
 }
 
@@ -264,12 +262,11 @@ TEST(JsonRpc, RoundTripsThroughParse) {
 TEST(JsonRpc, IntegerIdStaysIntegerAndStringStaysString) {
   auto num = parses(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
   ASSERT_TRUE(std::holds_alternative<std::int64_t>(std::get<request>(num).id));
-  EXPECT_TRUE(json::parse(serialize_result(std::get<request>(num).id, json::object()))["id"]
-                .is_number_integer());
+  EXPECT_TRUE(
+    json::parse(serialize_result(std::get<request>(num).id, json::object()))["id"].is_number_integer());
   auto str = parses(R"({"jsonrpc":"2.0","id":"1","method":"ping"})");
   ASSERT_TRUE(std::holds_alternative<std::string>(std::get<request>(str).id));
-  EXPECT_TRUE(json::parse(serialize_result(std::get<request>(str).id, json::object()))["id"]
-                .is_string());
+  EXPECT_TRUE(json::parse(serialize_result(std::get<request>(str).id, json::object()))["id"].is_string());
 }
 
 TEST(JsonRpc, KeysDistinguishNumberAndStringIds) {

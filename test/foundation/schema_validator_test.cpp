@@ -28,9 +28,8 @@ TEST(SchemaValidator, AcceptsValidArguments) {
 }
 
 TEST(SchemaValidator, NamesAMissingRequiredArgument) {
-  schema_validator v(json{{"type", "object"},
-                          {"properties", {{"city", {{"type", "string"}}}}},
-                          {"required", {"city"}}});
+  schema_validator v(
+    json{{"type", "object"}, {"properties", {{"city", {{"type", "string"}}}}}, {"required", {"city"}}});
   auto missing = v.validate(json::object());
   ASSERT_TRUE(missing);
   EXPECT_EQ(*missing, "/: missing required property 'city'");
@@ -110,8 +109,8 @@ TEST(SchemaValidator, IfThenElse) {
 }
 
 TEST(SchemaValidator, AdditionalPropertiesFalseNamesTheIntruder) {
-  schema_validator v(json::parse(
-    R"({"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false})"));
+  schema_validator v(
+    json::parse(R"({"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false})"));
   EXPECT_EQ(v.validate({{"a", "x"}}), std::nullopt);
   EXPECT_EQ(v.validate({{"a", "x"}, {"b", 1}}), "/: unexpected property 'b'");
   schema_validator none(json::parse(R"({"type":"object","additionalProperties":false})"));
@@ -162,8 +161,7 @@ TEST(SchemaValidator, RefSiblingsApplyAsIn2020_12) {
 TEST(SchemaValidator, RecursiveSchemasThroughRootRef) {
   schema_validator v(json::parse(R"({"type":"object","properties":{
     "value":{"type":"integer"},"children":{"type":"array","items":{"$ref":"#"}}}})"));
-  EXPECT_EQ(v.validate(json::parse(R"({"value":1,"children":[{"value":2,"children":[]}]})")),
-            std::nullopt);
+  EXPECT_EQ(v.validate(json::parse(R"({"value":1,"children":[{"value":2,"children":[]}]})")), std::nullopt);
   EXPECT_EQ(v.validate(json::parse(R"({"children":[{"children":[{"value":"x"}]}]})")),
             "/children/0/children/0/value: expected integer, got string");
 }
@@ -176,8 +174,8 @@ TEST(SchemaValidator, RootIdPrefixedRefsAreLocal) {
 }
 
 TEST(SchemaValidator, PrefixItemsAndItemsFrom2020_12) {
-  schema_validator v(json::parse(
-    R"({"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":false})"));
+  schema_validator v(
+    json::parse(R"({"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":false})"));
   EXPECT_EQ(v.validate(json::parse(R"(["a",1])")), std::nullopt);
   EXPECT_TRUE(mentions(v.validate(json::parse(R"(["a","b"])")), "/1: expected integer"));
   EXPECT_TRUE(v.validate(json::parse(R"(["a",1,2])")));
@@ -194,8 +192,7 @@ TEST(SchemaValidator, DependentRequiredAndDependentSchemas) {
 }
 
 TEST(SchemaValidator, UnevaluatedPropertiesFalseWithoutApplicators) {
-  schema_validator v(json::parse(
-    R"({"type":"object","properties":{"a":{}},"unevaluatedProperties":false})"));
+  schema_validator v(json::parse(R"({"type":"object","properties":{"a":{}},"unevaluatedProperties":false})"));
   EXPECT_EQ(v.validate({{"a", 1}}), std::nullopt);
   EXPECT_EQ(v.validate({{"b", 1}}), "/: unexpected property 'b'");
 }
@@ -248,11 +245,9 @@ TEST(SchemaValidator, RefusesInvalidSchemasWithAClearMessage) {
   EXPECT_NE(message_of({{"required", "x"}}), "(accepted)");
   EXPECT_NE(message_of({{"$ref", "#/$defs/missing"}}).find("#/$defs/missing"), std::string::npos);
   EXPECT_NE(message_of({{"$ref", "#nowhere"}}).find("$anchor"), std::string::npos);
-  EXPECT_NE(message_of({{"$ref", "https://other.example/s.json"}}).find("remote"),
-            std::string::npos);
+  EXPECT_NE(message_of({{"$ref", "https://other.example/s.json"}}).find("remote"), std::string::npos);
   EXPECT_NE(message_of({{"pattern", "(unclosed"}}).find("regular expression"), std::string::npos);
-  EXPECT_NE(message_of({{"patternProperties", {{"[", true}}}}).find("regular expression"),
-            std::string::npos);
+  EXPECT_NE(message_of({{"patternProperties", {{"[", true}}}}).find("regular expression"), std::string::npos);
   EXPECT_NE(message_of({{"not", 5}}), "(accepted)");
 }
 

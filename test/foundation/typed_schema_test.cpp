@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cafmcp/json_conversion.hpp"
+
 #include "foundation/schema_validator.hpp"
 
 namespace cafmcp::test {
@@ -51,7 +52,8 @@ TEST(TypedSchema, EachKindOfField) {
   EXPECT_EQ(json_schema_of<std::string>(), (json{{"type", "string"}}));
   EXPECT_EQ(json_schema_of<json>(), json::object());
   EXPECT_EQ(json_schema_of<unit>(), (json{{"type", "string"}, {"enum", {"celsius", "F"}}}));
-  EXPECT_EQ(json_schema_of<std::vector<std::string>>(), (json{{"type", "array"}, {"items", {{"type", "string"}}}}));
+  EXPECT_EQ(json_schema_of<std::vector<std::string>>(),
+            (json{{"type", "array"}, {"items", {{"type", "string"}}}}));
   EXPECT_EQ((json_schema_of<std::map<std::string, double>>()),
             (json{{"type", "object"}, {"additionalProperties", {{"type", "number"}}}}));
   EXPECT_EQ(json_schema_of<nothing>(),
@@ -60,10 +62,11 @@ TEST(TypedSchema, EachKindOfField) {
 }
 
 TEST(TypedSchema, AStructListsItsFieldsRequiredUnlessOptional) {
-  json point_schema = {{"type", "object"},
-                       {"properties", {{"x", {{"type", "number"}, {"description", "Across"}}}, {"y", {{"type", "number"}}}}},
-                       {"required", {"x", "y"}},
-                       {"additionalProperties", false}};
+  json point_schema = {
+    {"type", "object"},
+    {"properties", {{"x", {{"type", "number"}, {"description", "Across"}}}, {"y", {{"type", "number"}}}}},
+    {"required", {"x", "y"}},
+    {"additionalProperties", false}};
   EXPECT_EQ(json_schema_of<point>(), point_schema);
   json with_description = point_schema;
   with_description["description"] = "Where it is";
@@ -83,21 +86,29 @@ TEST(TypedSchema, AStructListsItsFieldsRequiredUnlessOptional) {
       {"note", {{"type", "string"}, {"description", "Optional note"}}},
       {"extra", json::object()}}},
     // Declaration order, without the optional note.
-    {"required", {"flag", "count", "small", "ratio", "name", "u", "numbers", "labels", "where", "path", "extra"}},
+    {"required",
+     {"flag", "count", "small", "ratio", "name", "u", "numbers", "labels", "where", "path", "extra"}},
     {"additionalProperties", false}};
   EXPECT_EQ(json_schema_of<everything>(), expected);
   // No required fields: no "required" at all.
-  EXPECT_EQ(json_schema_of<only_optional>(),
-            (json{{"type", "object"}, {"properties", {{"n", {{"type", "integer"}}}}}, {"additionalProperties", false}}));
+  EXPECT_EQ(json_schema_of<only_optional>(), (json{{"type", "object"},
+                                                   {"properties", {{"n", {{"type", "integer"}}}}},
+                                                   {"additionalProperties", false}}));
 }
 
 TEST(TypedSchema, TheDerivedSchemaCompilesAndAcceptsWhatConverts) {
   schema_validator v(json_schema_of<everything>());
-  json value = {{"flag", true},         {"count", -3},     {"small", 65535},
-                {"ratio", 0.5},         {"name", "n"},     {"u", "F"},
-                {"numbers", {1, 2}},    {"labels", {{"a/b", "c"}}},
+  json value = {{"flag", true},
+                {"count", -3},
+                {"small", 65535},
+                {"ratio", 0.5},
+                {"name", "n"},
+                {"u", "F"},
+                {"numbers", {1, 2}},
+                {"labels", {{"a/b", "c"}}},
                 {"where", {{"x", 1}, {"y", 2.5}}},
-                {"path", json::array()}, {"extra", {{"any", {1, "thing"}}}}};
+                {"path", json::array()},
+                {"extra", {{"any", {1, "thing"}}}}};
   EXPECT_EQ(v.validate(value), std::nullopt);
   auto e = from_json_value<everything>(value);
   EXPECT_TRUE(e.flag);

@@ -4,27 +4,29 @@
 // with invalid_argument and nothing else; a template built is safe to
 // expand and match with anything; and a match is an inverse of expansion:
 // expanding what a URI matched with matches again, to the same values.
-#include <gtest/gtest.h>
-
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "cafmcp/uri_template.hpp"
+
 #include "mutator.hpp"
 
 namespace cafmcp {
 namespace {
 
 const std::vector<std::string> templates = {
-  "test://template/{id}/data", "file:///{+path}", "db://{table}/rows{?limit,offset}",
-  "api://x{/segments}{#frag}", "mail://{user}@{host}{;ver}", "q://s{?a}{&b}{.ext}",
+  "test://template/{id}/data",        "file:///{+path}",
+  "db://{table}/rows{?limit,offset}", "api://x{/segments}{#frag}",
+  "mail://{user}@{host}{;ver}",       "q://s{?a}{&b}{.ext}",
 };
 
 const std::vector<std::string> uris = {
-  "test://template/7/data", "file:///a/b%20c.txt", "db://users/rows?limit=10&offset=20",
-  "api://x/one#top", "mail://ann@example.org;ver=2", "q://s?a=1&b=%2F.json",
+  "test://template/7/data", "file:///a/b%20c.txt",          "db://users/rows?limit=10&offset=20",
+  "api://x/one#top",        "mail://ann@example.org;ver=2", "q://s?a=1&b=%2F.json",
 };
 
 TEST(UriTemplateMutation, DamagedTemplatesAreRefusedOrSafeToUse) {

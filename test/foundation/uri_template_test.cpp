@@ -8,10 +8,12 @@ namespace {
 
 // The scalar variables of RFC 6570 sections 1.2 and 3.2 (lists and
 // associative arrays are level 4).
-const uri_template::variables rfc = {
-  {"var", "value"}, {"hello", "Hello World!"}, {"half", "50%"},         {"who", "fred"},
-  {"dub", "me/too"}, {"base", "http://example.com/home/"}, {"path", "/foo/bar"},
-  {"v", "6"},        {"x", "1024"},          {"y", "768"},             {"empty", ""}};
+const uri_template::variables rfc = {{"var", "value"},     {"hello", "Hello World!"},
+                                     {"half", "50%"},      {"who", "fred"},
+                                     {"dub", "me/too"},    {"base", "http://example.com/home/"},
+                                     {"path", "/foo/bar"}, {"v", "6"},
+                                     {"x", "1024"},        {"y", "768"},
+                                     {"empty", ""}};
 
 std::string expand(const std::string& t) { return uri_template(t).expand(rfc); }
 

@@ -25,7 +25,9 @@ std::size_t loop_named(const std::string& session_id) {
   return std::stoul(session_id.substr(session_id.size() - 1), nullptr, 16);
 }
 
-json call_hello(int id) { return json::parse(rpc(id, "tools/call", {{"name", "hello"}, {"arguments", json::object()}})); }
+json call_hello(int id) {
+  return json::parse(rpc(id, "tools/call", {{"name", "hello"}, {"arguments", json::object()}}));
+}
 
 // Connections take turns over the loops, and a session lives on the loop of
 // the connection that initialized it.

@@ -11,6 +11,7 @@
 
 #include "cafmcp/server.hpp"
 #include "cafmcp/streamable_http.hpp"
+
 #include "raw_http.hpp"
 
 #ifndef CAFMCP_TEST_EVENT_LOOPS
@@ -76,8 +77,8 @@ protected:
 
   /// Opens the session's standalone GET stream on a new connection and
   /// waits until the notifier delivers to it.
-  std::unique_ptr<raw_http> open_stream(const open_session& s,
-                                        const std::string& last_event_id = {}, int rcvbuf = 0) {
+  std::unique_ptr<raw_http> open_stream(const open_session& s, const std::string& last_event_id = {},
+                                        int rcvbuf = 0) {
     auto c = std::make_unique<raw_http>(port, rcvbuf);
     c->send("GET", "", {{"Mcp-Session-Id", s.id}, {"Last-Event-ID", last_event_id}});
     auto r = c->read_reply();

@@ -7,11 +7,11 @@
 // crash; and a bystander session, subscribed with its stream open
 // throughout, must still be served afterwards. Seeded, so a failure names a
 // request that reproduces.
-#include <poll.h>
-#include <sys/socket.h>
-
 #include <string>
 #include <vector>
+
+#include <poll.h>
+#include <sys/socket.h>
 
 #include "http_fixture.hpp"
 #include "mutator.hpp"
@@ -54,7 +54,8 @@ protected:
     greet.name = "greet";
     greet.arguments = {prompt_argument{"who", {}, {}, true, {}}};
     greet.handler = [](const std::map<std::string, std::string>& args, request_context&) {
-      return prompt_result{{}, {prompt_message{"user", json{{"type", "text"}, {"text", "hi " + args.at("who")}}}}};
+      return prompt_result{
+        {}, {prompt_message{"user", json{{"type", "text"}, {"text", "hi " + args.at("who")}}}}};
     };
     srv->add_prompt(greet).get();
   }
@@ -70,7 +71,8 @@ protected:
       call(2, "ping", json::object()),
       call(3, "tools/list", {{"cursor", "x"}}),
       call(4, "tools/call", {{"name", "typed"}, {"arguments", {{"text", "a"}, {"n", 3}}}}),
-      call(5, "tools/call", {{"name", "hello"}, {"arguments", json::object()}, {"_meta", {{"progressToken", 1}}}}),
+      call(5, "tools/call",
+           {{"name", "hello"}, {"arguments", json::object()}, {"_meta", {{"progressToken", 1}}}}),
       call(6, "resources/list", json::object()),
       call(7, "resources/read", {{"uri", "test://fuzz/items/7"}}),
       call(8, "resources/templates/list", json::object()),
@@ -78,9 +80,11 @@ protected:
       call(10, "resources/unsubscribe", {{"uri", "test://fuzz/doc"}}),
       call(11, "prompts/get", {{"name", "greet"}, {"arguments", {{"who", "x"}}}}),
       call(12, "completion/complete",
-           {{"ref", {{"type", "ref/resource"}, {"uri", "test://fuzz/items/{id}"}}}, {"argument", {{"name", "id"}, {"value", "4"}}}}),
+           {{"ref", {{"type", "ref/resource"}, {"uri", "test://fuzz/items/{id}"}}},
+            {"argument", {{"name", "id"}, {"value", "4"}}}}),
       call(13, "logging/setLevel", {{"level", "debug"}}),
-      {"POST", R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4,"reason":"x"}})", in},
+      {"POST",
+       R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4,"reason":"x"}})", in},
       {"POST", R"({"jsonrpc":"2.0","id":77,"result":{"roots":[]}})", in},
       {"POST", R"({"jsonrpc":"2.0","id":78,"error":{"code":-1,"message":"no"}})", in},
       {"GET", "", {{"Mcp-Session-Id", sid}}},
@@ -93,7 +97,9 @@ protected:
     std::map<std::string, std::string> stateless{{"MCP-Protocol-Version", "2026-07-28"}};
     c.push_back({"POST", rpc(20, "tools/call", {{"name", "hello"}, {"_meta", meta}}), stateless});
     c.push_back({"POST", rpc(21, "server/discover", {{"_meta", meta}}), stateless});
-    c.push_back({"POST", rpc(22, "subscriptions/listen", {{"_meta", meta}, {"notifications", {{"resourceSubscriptions", {"test://fuzz/doc"}}}}}),
+    c.push_back({"POST",
+                 rpc(22, "subscriptions/listen",
+                     {{"_meta", meta}, {"notifications", {{"resourceSubscriptions", {"test://fuzz/doc"}}}}}),
                  stateless});
     return c;
   }
@@ -174,7 +180,8 @@ TEST_F(HttpMutation, DamagedRequestsAreAnsweredOrClosedAndABystanderIsStillServe
     std::string bytes;
     switch (mutate.pick(3)) {
       case 0: // the body's members of the wrong type or size: it reaches the handlers
-        bytes = text_of.request_text(shape.method, shape.body.empty() ? "" : mutate.reshape(shape.body), shape.headers);
+        bytes = text_of.request_text(shape.method, shape.body.empty() ? "" : mutate.reshape(shape.body),
+                                     shape.headers);
         break;
       case 1: // the body damaged, its length told right: it reaches JSON-RPC
         bytes = text_of.request_text(shape.method, mutate(shape.body), shape.headers);
@@ -197,13 +204,15 @@ TEST_F(HttpMutation, DamagedRequestsAreAnsweredOrClosedAndABystanderIsStillServe
   EXPECT_GT(answered, 1000) << closed << " closed without an answer";
 
   // The bystander's stream is intact and its subscription served.
-  srv->set_resource_contents("test://fuzz/doc", {resource_contents::make_text("test://fuzz/doc", "v2")}).get();
+  srv->set_resource_contents("test://fuzz/doc", {resource_contents::make_text("test://fuzz/doc", "v2")})
+    .get();
   std::optional<sse_event> e;
   while ((e = stream->next_event()) && e->data.find("notifications/resources/updated") == std::string::npos) {
   }
   ASSERT_TRUE(e) << "the bystander's update never came";
   EXPECT_NE(e->data.find("test://fuzz/doc"), std::string::npos);
-  bystander.conn->send("POST", rpc(51, "tools/call", {{"name", "hello"}}), {{"Mcp-Session-Id", bystander.id}});
+  bystander.conn->send("POST", rpc(51, "tools/call", {{"name", "hello"}}),
+                       {{"Mcp-Session-Id", bystander.id}});
   EXPECT_EQ(bystander.conn->read_reply().status, 200);
   initialize(); // and newcomers are still welcome
 }

@@ -10,8 +10,9 @@ namespace cafmcp::http {
 namespace {
 
 request_facts post(std::string_view host = "127.0.0.1:3000") {
-  return {"POST", "/mcp", host, std::nullopt, "application/json, text/event-stream",
-          "application/json", std::nullopt, std::nullopt};
+  return {
+    "POST",       "/mcp",      host, std::nullopt, "application/json, text/event-stream", "application/json",
+    std::nullopt, std::nullopt};
 }
 
 TEST(RequestPolicy, AWellFormedPostPasses) {
@@ -41,10 +42,19 @@ TEST(RequestPolicy, EachRefusalHasItsStatus) {
   EXPECT_EQ(with([](auto& f) { f.content_type = "text/plain"; }), 415);
   // A POST's version is judged with its body (a stateless request gets its
   // revision's error, with its id): see StatelessPolicy.
-  EXPECT_EQ(with([](auto& f) { f.method = "GET"; f.accept = "text/event-stream"; f.protocol_version = "1999-01-01"; }), 400);
+  EXPECT_EQ(with([](auto& f) {
+              f.method = "GET";
+              f.accept = "text/event-stream";
+              f.protocol_version = "1999-01-01";
+            }),
+            400);
   EXPECT_EQ(with([](auto& f) { f.protocol_version = "1999-01-01"; }), 0);
   EXPECT_EQ(with([](auto& f) { f.protocol_version = "2025-03-26"; }), 0);
-  EXPECT_EQ(with([](auto& f) { f.method = "GET"; f.accept = "application/json"; }), 406);
+  EXPECT_EQ(with([](auto& f) {
+              f.method = "GET";
+              f.accept = "application/json";
+            }),
+            406);
 }
 
 TEST(RequestPolicy, AcceptIsReadAsMediaRanges) {

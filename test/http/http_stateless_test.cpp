@@ -14,7 +14,8 @@ std::string stateless_body(int id, const std::string& method, json params = json
   return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump();
 }
 
-std::map<std::string, std::string> stateless_headers(const std::string& method, const std::string& name = {}) {
+std::map<std::string, std::string> stateless_headers(const std::string& method,
+                                                     const std::string& name = {}) {
   return {{"MCP-Protocol-Version", "2026-07-28"}, {"Mcp-Method", method}, {"Mcp-Name", name}};
 }
 
@@ -40,7 +41,8 @@ protected:
 TEST_F(HttpStateless, ServedWithoutASessionBesideOne) {
   auto legacy = initialize();
   raw_http c(port);
-  c.send("POST", stateless_body(1, "tools/call", {{"name", "hello"}}), stateless_headers("tools/call", "hello"));
+  c.send("POST", stateless_body(1, "tools/call", {{"name", "hello"}}),
+         stateless_headers("tools/call", "hello"));
   auto r = c.read_reply();
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.header("mcp-session-id"), ""); // no session is made
@@ -49,7 +51,8 @@ TEST_F(HttpStateless, ServedWithoutASessionBesideOne) {
   auto removed = c.read_reply();
   EXPECT_EQ(removed.status, 404);
   EXPECT_EQ(removed.json_body()["error"]["code"], -32601);
-  c.send("POST", stateless_body(3, "tools/call", {{"name", "hello"}}), stateless_headers("tools/call", "other"));
+  c.send("POST", stateless_body(3, "tools/call", {{"name", "hello"}}),
+         stateless_headers("tools/call", "other"));
   auto mismatch = c.read_reply();
   EXPECT_EQ(mismatch.status, 400);
   EXPECT_EQ(mismatch.json_body()["error"]["code"], -32020);

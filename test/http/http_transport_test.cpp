@@ -32,9 +32,13 @@ TEST_F(HttpTest, InitializeIssuesAnUnguessableVisibleAsciiSessionId) {
 // once did, and one such request ended the whole server).
 TEST_F(HttpTest, AFailedInitializeIsAnsweredAndLeavesNoSession) {
   raw_http c(port);
-  c.send("POST", json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"},
-                      {"params", {{"protocolVersion", 5}, {"capabilities", json::object()},
-                                  {"clientInfo", {{"name", "raw"}, {"version", "1"}}}}}}
+  c.send("POST", json{{"jsonrpc", "2.0"},
+                      {"id", 1},
+                      {"method", "initialize"},
+                      {"params",
+                       {{"protocolVersion", 5},
+                        {"capabilities", json::object()},
+                        {"clientInfo", {{"name", "raw"}, {"version", "1"}}}}}}
                    .dump());
   auto r = c.read_reply();
   ASSERT_EQ(r.status, 200);
@@ -103,7 +107,8 @@ TEST_F(HttpTest, BodiesBatchesAndMalformedInputAreRefused) {
   raw_http big(port); // refused on its declared length, before the body is read
   big.send_raw("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port)
                + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream"
-                 "\r\nMcp-Session-Id: " + s.id + "\r\nContent-Length: 5242880\r\n\r\n{");
+                 "\r\nMcp-Session-Id: "
+               + s.id + "\r\nContent-Length: 5242880\r\n\r\n{");
   EXPECT_EQ(big.read_reply().status, 413);
 
   raw_http headers(port);
@@ -143,7 +148,9 @@ TEST_F(HttpTest, RelatedMessagesTurnTheAnswerIntoAnSseStream) {
   srv->add_tool(t).get();
   auto s = initialize();
   s.conn->send("POST",
-               json{{"jsonrpc", "2.0"}, {"id", 7}, {"method", "tools/call"},
+               json{{"jsonrpc", "2.0"},
+                    {"id", 7},
+                    {"method", "tools/call"},
                     {"params", {{"name", "steps"}, {"_meta", {{"progressToken", "p"}}}}}}
                  .dump(),
                {{"Mcp-Session-Id", s.id}});
@@ -388,7 +395,8 @@ struct held_tool {
   std::shared_ptr<std::promise<void>> release_ = std::make_shared<std::promise<void>>();
   tool make() const {
     tool t = text_tool("hold");
-    t.handler = [started = started_, released = release_->get_future().share()](const json&, request_context&) {
+    t.handler = [started = started_, released = release_->get_future().share()](const json&,
+                                                                                request_context&) {
       started->set_value();
       released.wait();
       return tool_result::text("too late");

@@ -1,10 +1,10 @@
 // The batch hand-off to the event loop: one post per batch, order kept,
 // and after close() nothing more reaches the loop (a session an actor
 // thread still sends to while the transport goes away).
-#include <gtest/gtest.h>
-
 #include <thread>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "streamable_http/loop_handoff.hpp"
 
@@ -24,7 +24,7 @@ TEST(LoopHandoff, ABatchIsOnePostAndRunsInOrder) {
   EXPECT_EQ(ioc.poll(), 1u); // one handler ran the whole batch
   EXPECT_EQ(ran, (std::vector<int>{0, 1, 2, 3, 4}));
   EXPECT_TRUE(h.push(5)); // a new batch: a new post
-  ioc.restart();           // poll() stopped the context when it ran out of work
+  ioc.restart();          // poll() stopped the context when it ran out of work
   EXPECT_EQ(ioc.poll(), 1u);
   EXPECT_EQ(ran.back(), 5);
 }

@@ -208,9 +208,13 @@ private:
 };
 
 inline std::string initialize_body(int id = 1) {
-  return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "initialize"},
-              {"params", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()},
-                          {"clientInfo", {{"name", "raw"}, {"version", "1"}}}}}}
+  return json{{"jsonrpc", "2.0"},
+              {"id", id},
+              {"method", "initialize"},
+              {"params",
+               {{"protocolVersion", "2025-11-25"},
+                {"capabilities", json::object()},
+                {"clientInfo", {{"name", "raw"}, {"version", "1"}}}}}}
     .dump();
 }
 

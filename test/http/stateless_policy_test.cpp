@@ -13,11 +13,11 @@ jsonrpc::request req(std::string method, json params = json::object()) {
 
 TEST(StatelessPolicy, WhichPostsAreStateless) {
   EXPECT_TRUE(is_stateless_post(false, "2026-07-28"));
-  EXPECT_TRUE(is_stateless_post(false, "v999"));          // refused there, with our versions
-  EXPECT_TRUE(is_stateless_post(true, "2026-07-28"));     // its Mcp-Session-Id is ignored
-  EXPECT_FALSE(is_stateless_post(true, "v999"));          // a session's request, refused there
-  EXPECT_FALSE(is_stateless_post(false, "2025-11-25"));   // a dated revision
-  EXPECT_FALSE(is_stateless_post(false, std::nullopt));   // legacy initialize
+  EXPECT_TRUE(is_stateless_post(false, "v999"));        // refused there, with our versions
+  EXPECT_TRUE(is_stateless_post(true, "2026-07-28"));   // its Mcp-Session-Id is ignored
+  EXPECT_FALSE(is_stateless_post(true, "v999"));        // a session's request, refused there
+  EXPECT_FALSE(is_stateless_post(false, "2025-11-25")); // a dated revision
+  EXPECT_FALSE(is_stateless_post(false, std::nullopt)); // legacy initialize
 }
 
 TEST(StatelessPolicy, MirroredHeadersMustMatchTheBody) {

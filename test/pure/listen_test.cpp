@@ -20,7 +20,8 @@ TEST(ListenFilter, OnlyWhatWasAskedFor) {
   EXPECT_FALSE(f.wants(item_kind::resource));
   EXPECT_EQ(f.uris, std::vector<std::string>{"a://x"});
   auto none = filter_of(json::object());
-  EXPECT_FALSE(none.wants(item_kind::tool) || none.wants(item_kind::prompt) || none.wants(item_kind::resource));
+  EXPECT_FALSE(none.wants(item_kind::tool) || none.wants(item_kind::prompt)
+               || none.wants(item_kind::resource));
 }
 
 TEST(ListenFilter, MalformedAndOverLimitRefused) {

@@ -56,7 +56,8 @@ TEST(LogRecord, AMessageToOneSessionComesBack) {
   log_record r;
   r.origin = "n2/def";
   r.seq = 10;
-  r.message = log_record::session_message{"session-a", {{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}}};
+  r.message =
+    log_record::session_message{"session-a", {{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}}};
   auto back = decode(encode(r));
   ASSERT_TRUE(back && back->message);
   EXPECT_EQ(back->message->id, "session-a");
@@ -123,8 +124,9 @@ TEST(LogRecord, ASessionsRecordAndItsEndComeBack) {
 
 TEST(LogRecord, TextThatIsNotARecordIsRefusedNotThrown) {
   for (auto bad : {"", "{", "[]", "{}", R"({"o":"a"})", R"({"o":"a","s":0})", R"({"o":5,"s":1})",
-                   R"({"o":"a","s":1,"c":{"kind":"x","op":"added"}})", R"({"o":"a","s":1,"c":{"kind":"tool","op":"gone"}})",
-                   R"({"o":"a","s":1,"u":7})", R"({"o":"a","s":"1"})"})
+                   R"({"o":"a","s":1,"c":{"kind":"x","op":"added"}})",
+                   R"({"o":"a","s":1,"c":{"kind":"tool","op":"gone"}})", R"({"o":"a","s":1,"u":7})",
+                   R"({"o":"a","s":"1"})"})
     EXPECT_FALSE(decode(bad)) << bad;
 }
 

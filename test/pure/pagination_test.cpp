@@ -1,7 +1,7 @@
 // Opaque cursors: stable under mutation, scoped to their list.
-#include <gtest/gtest.h>
-
 #include <map>
+
+#include <gtest/gtest.h>
 
 #include "protocol/pagination.hpp"
 

@@ -44,8 +44,8 @@ std::vector<std::string> told(const recent_log::replay& r) {
   std::vector<std::string> out;
   for (auto& [m, msg] : r.told) {
     auto& p = msg["params"];
-    out.push_back(std::to_string(m.seq) + "." + std::to_string(m.k) + " " + msg["method"].get<std::string>() + " "
-                  + (p.contains("uri") ? p["uri"].get<std::string>() : p.value("name", std::string())));
+    out.push_back(std::to_string(m.seq) + "." + std::to_string(m.k) + " " + msg["method"].get<std::string>()
+                  + " " + (p.contains("uri") ? p["uri"].get<std::string>() : p.value("name", std::string())));
   }
   return out;
 }
@@ -112,7 +112,7 @@ TEST(RecentLog, ReplaysExactlyWhatCameAfterTheLastEventWithTheSessionsSubscripti
   auto r = log.since("s1", at(3, entry_place::list_change), std::nullopt, change_metadata::params);
   ASSERT_TRUE(r.complete);
   EXPECT_EQ(told(r), (std::vector<std::string>{"3.1 notifications/resources/updated test://a",
-                                                "6.1 notifications/resources/updated test://b"}));
+                                               "6.1 notifications/resources/updated test://b"}));
   EXPECT_EQ(r.upto, at(6));
   // Up to date: nothing, and still complete.
   auto none = log.since("s1", at(6), std::nullopt, change_metadata::params);

@@ -43,8 +43,8 @@ int main(int argc, char** argv) {
   auto provider = cafmcp::otel::provider_from_environment({.jsonl_path = trace_file});
   expect(provider != nullptr, "tracer provider writing to " + trace_file);
   {
-    cafmcp::server srv({.name = "install-consumer", .version = "1.0",
-                        .tracer = cafmcp::otel::make_mcp_tracer(provider)});
+    cafmcp::server srv(
+      {.name = "install-consumer", .version = "1.0", .tracer = cafmcp::otel::make_mcp_tracer(provider)});
     cafmcp::tool add;
     add.name = "add";
     add.description = "Adds two integers";
@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
     http.start();
     {
       cafmcp::client c(cafmcp::make_http_client_transport(
-          {.url = "http://127.0.0.1:" + std::to_string(http.port()) + "/mcp"}));
+        {.url = "http://127.0.0.1:" + std::to_string(http.port()) + "/mcp"}));
       c.connect().get();
       auto sum = answer_of(c, 40, 2);
       std::cout << "http: add(40, 2) = " << sum << std::endl;

@@ -35,8 +35,7 @@ struct span_context {
 /// version is read by its first four fields), never version ff, never
 /// all-zero ids. `tracestate` is kept (in canonical form) when it follows
 /// the W3C grammar, dropped otherwise: the parent stays usable either way.
-std::optional<span_context> parse_traceparent(std::string_view traceparent,
-                                              std::string_view tracestate = {});
+std::optional<span_context> parse_traceparent(std::string_view traceparent, std::string_view tracestate = {});
 std::string format_traceparent(const span_context& ctx);
 bool valid_tracestate(std::string_view tracestate);
 

@@ -23,7 +23,7 @@ struct otlp_http_options {
   /// The whole export, retries and their waits included
   /// (OTEL_EXPORTER_OTLP_TIMEOUT).
   std::chrono::milliseconds timeout{10000};
-  int max_attempts = 5; // 429/502/503/504 and unreachable receivers are retried
+  int max_attempts = 5;                           // 429/502/503/504 and unreachable receivers are retried
   std::chrono::milliseconds initial_backoff{100}; // doubled per retry, with jitter
   std::chrono::milliseconds max_backoff{5000};
 };

@@ -39,7 +39,7 @@ struct instrumentation_scope {
 
 struct span_data {
   span_context context;
-  span_id parent{};          // all zero: a root span
+  span_id parent{};           // all zero: a root span
   bool parent_remote = false; // the parent came from another process
   std::string name;
   span_kind kind = span_kind::internal;
@@ -61,7 +61,7 @@ struct span_data {
 /// are leaves that nothing refers to, so their span ids are drawn when they
 /// are expanded, on the exporter's thread.
 struct span_group {
-  span_data common; // name, kind, parent, trace, attributes; no span id
+  span_data common;       // name, kind, parent, trace, attributes; no span id
   std::string member_key; // the attribute that tells members apart
   struct member {
     std::uint64_t start_unix_nano;
@@ -82,7 +82,9 @@ struct span_group {
     members.reserve(n);
     values.reserve(n * 40);
   }
-  std::string_view value(const member& m) const { return std::string_view(values).substr(m.value_at, m.value_size); }
+  std::string_view value(const member& m) const {
+    return std::string_view(values).substr(m.value_at, m.value_size);
+  }
   /// One member as a whole span, with a fresh span id.
   span_data expand(const member& m) const;
   std::vector<span_data> expand() const;

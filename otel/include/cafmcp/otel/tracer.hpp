@@ -37,9 +37,13 @@ public:
   /// Replaces a value already set under `key`. Keys and string values are
   /// views, copied only when recording, so a disabled span costs no string.
   span& set_attribute(std::string_view key, attribute_value value);
-  span& set_attribute(std::string_view key, std::string value) { return set_attribute(key, attribute_value(std::move(value))); }
+  span& set_attribute(std::string_view key, std::string value) {
+    return set_attribute(key, attribute_value(std::move(value)));
+  }
   span& set_attribute(std::string_view key, std::string_view value);
-  span& set_attribute(std::string_view key, const char* value) { return set_attribute(key, std::string_view(value)); }
+  span& set_attribute(std::string_view key, const char* value) {
+    return set_attribute(key, std::string_view(value));
+  }
   span& add_event(std::string name, otel::attributes attrs = {});
   span& add_event(std::string name, std::uint64_t time_unix_nano, otel::attributes attrs = {});
   span& add_link(const span_context& ctx, otel::attributes attrs = {});
@@ -93,7 +97,8 @@ public:
   /// Sibling spans named `name` told apart by `member_key`; nullopt when
   /// the sampler says no.
   std::optional<span_group_recorder> start_group(std::string_view name, start_options opts,
-                                                 std::string member_key, std::size_t expected_members = 0) const;
+                                                 std::string member_key,
+                                                 std::size_t expected_members = 0) const;
   const std::string& scope() const;
 
 private:
