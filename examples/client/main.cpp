@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
   std::string url;
   std::vector<std::string> server;
   app.add_option("--uri", uri, "the resource to watch")->required();
-  app.add_option("--updates", updates, "exit after this many updates (0: print once and exit)");
+  app.add_option("--updates", updates, "exit after this many updates (0: print once and exit)")
+    ->capture_default_str();
   auto* over_http = app.add_option("--url", url, "a Streamable HTTP server's MCP endpoint");
   app.add_option("server", server, "or: the server command and its arguments (stdio)")->excludes(over_http);
   CLI11_PARSE(app, argc, argv);

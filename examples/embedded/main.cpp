@@ -1,15 +1,18 @@
 // An existing service - a job queue with its own worker threads - that
 // embeds a cafmcp server: its threads publish their changing state through
-// the server's API while clients read and subscribe over stdio.
+// the server's API while clients read and subscribe over stdio (or
+// Streamable HTTP, with --http).
 #include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <thread>
 
+#include <CLI/CLI.hpp>
 #include <cafmcp/server.hpp>
-#include <cafmcp/stdio.hpp>
 #include <cafmcp/typed_tool.hpp>
+
+#include "server_flags.hpp"
 
 namespace {
 
@@ -65,38 +68,55 @@ cafmcp::resource stats_resource(std::size_t done, std::size_t pending) {
 
 } // namespace
 
-int main() {
-  cafmcp::server srv({.name = "job-queue", .version = "1.0"});
-  job_queue queue;
-  std::atomic<std::size_t> done{0};
-  srv.add_resource(stats_resource(0, 0));
+int main(int argc, char** argv) {
+  CLI::App app{"A job queue whose workers publish their state through an embedded MCP server"};
+  examples::server_flags flags(app, "embedded-job-queue");
+  CLI11_PARSE(app, argc, argv);
 
-  srv.add_tool(cafmcp::typed_tool("submit", "Queues a job", [&](const submit_args& a) {
-    queue.push(a.job);
-    return "queued";
-  }));
+  return flags.run([&] {
+    cafmcp::server_options opts;
+    opts.name = "job-queue";
+    opts.version = "1.0";
+    opts.tracer = flags.tracer();
+    cafmcp::server srv(opts);
+    job_queue queue;
+    std::atomic<std::size_t> done{0};
+    srv.add_resource(stats_resource(0, 0));
 
-  // The service's own threads call the server directly: each call is one
-  // message to an actor, safe from any thread, never blocking the worker.
-  std::vector<std::thread> workers;
-  for (int i = 0; i < 2; ++i)
-    workers.emplace_back([&] {
-      std::string job;
-      while (queue.pop(job)) {
-        auto n = ++done;
-        cafmcp::resource result;
-        result.uri = "jobs://done/" + std::to_string(n);
-        result.name = "job " + std::to_string(n);
-        result.contents.push_back(cafmcp::resource_contents::make_text(result.uri, "finished: " + job));
-        srv.add_resource(result);                 // list_changed "added" to everyone
-        srv.set_resource_contents("jobs://stats", // resources/updated to subscribers
-                                  stats_resource(n, queue.pending()).contents);
+    srv.add_tool(cafmcp::typed_tool("submit", "Queues a job", [&](const submit_args& a) {
+      queue.push(a.job);
+      return "queued";
+    }));
+
+    // The service's own threads call the server directly: each call is one
+    // message to an actor, safe from any thread, never blocking the worker.
+    std::vector<std::thread> workers;
+    for (int i = 0; i < 2; ++i)
+      workers.emplace_back([&] {
+        std::string job;
+        while (queue.pop(job)) {
+          auto n = ++done;
+          cafmcp::resource result;
+          result.uri = "jobs://done/" + std::to_string(n);
+          result.name = "job " + std::to_string(n);
+          result.contents.push_back(cafmcp::resource_contents::make_text(result.uri, "finished: " + job));
+          srv.add_resource(result);                 // list_changed "added" to everyone
+          srv.set_resource_contents("jobs://stats", // resources/updated to subscribers
+                                    stats_resource(n, queue.pending()).contents);
+        }
+      });
+
+    // However serving ends (the client leaves, or the port is in use),
+    // the workers stop before the server they publish to goes.
+    struct stop_workers {
+      job_queue& queue;
+      std::vector<std::thread>& workers;
+      ~stop_workers() {
+        queue.stop();
+        for (auto& w : workers)
+          w.join();
       }
-    });
-
-  int rc = cafmcp::serve_stdio(srv);
-  queue.stop();
-  for (auto& w : workers)
-    w.join();
-  return rc;
+    } stopping{queue, workers};
+    return flags.serve(srv);
+  });
 }

@@ -7,31 +7,26 @@
 #include <optional>
 
 #include <CLI/CLI.hpp>
-#include <cafmcp/otel/environment.hpp>
-#include <cafmcp/otel/mcp_tracer.hpp>
 #include <cafmcp/server.hpp>
-#include <cafmcp/stdio.hpp>
-#include <cafmcp/streamable_http.hpp>
 #include <cafmcp/version.hpp>
 
 #include "fixtures.hpp"
+#include "server_flags.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"cafmcp everything-server: every MCP conformance fixture"};
-  bool stdio = true;
+  examples::server_flags flags(app, "everything-server"); // --stdio | --http, tracing, --log-level
+  cafmcp::http_options& http_opts = flags.http;
   std::string metadata = "both";
   std::size_t page_size = 100;
   std::size_t max_message_bytes = 4 * 1024 * 1024;
-  app.add_flag("--stdio", stdio, "serve one client on stdin/stdout (default)");
   app.add_option("--change-metadata", metadata, "where list_changed carries operation metadata")
+    ->capture_default_str()
     ->check(CLI::IsMember({"params", "meta", "both", "none"}));
-  app.add_option("--page-size", page_size, "items per list page")->check(CLI::PositiveNumber);
-  app.add_option("--max-message-bytes", max_message_bytes, "largest accepted message");
-  bool http = false;
-  cafmcp::http_options http_opts;
-  app.add_flag("--http", http, "serve Streamable HTTP at http://HOST:PORT/mcp instead");
-  app.add_option("--host", http_opts.host, "address to bind (default 127.0.0.1)");
-  app.add_option("--port", http_opts.port, "port (0: any free port, printed on stderr)");
+  app.add_option("--page-size", page_size, "items per list page")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  app.add_option("--max-message-bytes", max_message_bytes, "largest accepted message")->capture_default_str();
   app.add_option("--allowed-host", http_opts.allowed_hosts,
                  "another Host header value to accept (a proxy's host:port); repeatable");
   app
@@ -41,13 +36,6 @@ int main(int argc, char** argv) {
   std::size_t idle_ms = 0;
   app.add_option("--session-idle-timeout-ms", idle_ms,
                  "end HTTP sessions with no connection for this long (default 10 min)");
-  std::string otlp_endpoint;
-  app.add_option("--otlp-endpoint", otlp_endpoint,
-                 "export traces over OTLP/HTTP to this base URL, e.g. http://localhost:4318 "
-                 "(the OTEL_* environment variables work too)");
-  std::string trace_file;
-  app.add_option("--trace-file", trace_file,
-                 "write traces as OTLP/JSON lines to this file instead (Jaeger's UI loads it)");
   std::int64_t client_request_timeout_ms = 60000;
   app
     .add_option("--client-request-timeout-ms", client_request_timeout_ms,
@@ -117,44 +105,24 @@ int main(int argc, char** argv) {
   opts.list_cache = {std::chrono::minutes(5), true};
   opts.read_cache = {std::chrono::minutes(5), false};
 
-  // Declared before the server, so it outlives it and flushes at exit.
-  cafmcp::otel::provider_settings tracing;
-  tracing.default_service = "everything-server";
-  if (!otlp_endpoint.empty())
-    tracing.otlp_endpoint = otlp_endpoint;
-  if (!trace_file.empty())
-    tracing.jsonl_path = trace_file;
-  auto provider = cafmcp::otel::provider_from_environment(tracing);
-  opts.tracer = cafmcp::otel::make_mcp_tracer(provider);
   opts.cluster = cluster;
-
-  std::optional<cafmcp::server> made;
-  try {
-    made.emplace(opts);
-  } catch (const std::invalid_argument& e) { // a bad --cluster URL
-    std::fprintf(stderr, "everything-server: %s\n", e.what());
-    return 2;
-  }
-  auto& srv = *made;
-  everything::install_conformance_fixtures(srv);
-  everything::install_stateless_fixtures(srv);
-  everything::install_mutation_tools(srv);
-  everything::install_diagnostics(srv);
-  if (!http)
-    return cafmcp::serve_stdio(srv);
   if (idle_ms > 0)
     http_opts.session_idle_timeout = std::chrono::milliseconds(idle_ms);
-  cafmcp::streamable_http transport(srv, http_opts);
-  try {
-    transport.start();
-  } catch (const cafmcp::startup_error& e) { // a port in use, a bad --host
-    std::fprintf(stderr, "everything-server: %s\n", e.what());
-    return 1;
-  }
-  // One write: std::cerr writes each << on its own, and another thread's
-  // message (a tracing warning) could land inside the URL a client reads.
-  auto line = "everything-server: listening on http://" + http_opts.host + ":"
-              + std::to_string(transport.port()) + http_opts.path + "\n";
-  std::fputs(line.c_str(), stderr);
-  return transport.run(); // until SIGINT/SIGTERM
+
+  return flags.run([&] {
+    opts.tracer = flags.tracer();
+    std::optional<cafmcp::server> made;
+    try {
+      made.emplace(opts);
+    } catch (const std::invalid_argument& e) { // a bad --cluster URL
+      std::fprintf(stderr, "everything-server: %s\n", e.what());
+      return 2;
+    }
+    auto& srv = *made;
+    everything::install_conformance_fixtures(srv);
+    everything::install_stateless_fixtures(srv);
+    everything::install_mutation_tools(srv);
+    everything::install_diagnostics(srv);
+    return flags.serve(srv);
+  });
 }

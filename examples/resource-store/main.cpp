@@ -2,13 +2,12 @@
 // that expire (--ttl) or are evicted (--max-entries), and every change is
 // announced with list_changed and operation metadata (seed 002).
 #include <fstream>
-#include <iostream>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <cafmcp/resource_store.hpp>
-#include <cafmcp/stdio.hpp>
-#include <cafmcp/streamable_http.hpp>
+
+#include "server_flags.hpp"
 
 using namespace cafmcp;
 
@@ -32,81 +31,70 @@ std::string next_id() {
 
 int main(int argc, char** argv) {
   CLI::App app{"A TTL/LRU store of resources, filled by tools"};
+  examples::server_flags flags(app, "resource-store-server");
   long ttl_s = 300;
   std::size_t max_entries = 100, max_file = 1 << 20;
-  bool http = false;
-  http_options http_opts;
-  app.add_option("--ttl", ttl_s, "seconds an entry lives")->check(CLI::PositiveNumber);
-  app.add_option("--max-entries", max_entries, "entries kept (least recently used go first)");
-  app.add_option("--max-file-bytes", max_file, "largest file store_file accepts");
-  app.add_flag("--http", http, "serve Streamable HTTP instead of stdio");
-  app.add_option("--host", http_opts.host, "address to bind")->capture_default_str();
-  app.add_option("--port", http_opts.port, "HTTP port (0: any free one)")->capture_default_str();
+  app.add_option("--ttl", ttl_s, "seconds an entry lives")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--max-entries", max_entries, "entries kept (least recently used go first)")
+    ->capture_default_str();
+  app.add_option("--max-file-bytes", max_file, "largest file store_file accepts")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
-  server_options opts;
-  opts.name = "resource-store-server";
-  opts.tools = opts.resources = capability_mode::on;
-  server srv(opts);
-  resource_store store(srv, {std::chrono::seconds(ttl_s),
-                             max_entries,
-                             {store_representation::packet("store://packet/{id}"),
-                              store_representation::text("store://content/{id}"),
-                              store_representation::blob("store://blob/{id}")}});
+  return flags.run([&] {
+    server_options opts;
+    opts.name = "resource-store-server";
+    opts.tools = opts.resources = capability_mode::on;
+    opts.tracer = flags.tracer();
+    server srv(opts);
+    resource_store store(srv, {std::chrono::seconds(ttl_s),
+                               max_entries,
+                               {store_representation::packet("store://packet/{id}"),
+                                store_representation::text("store://content/{id}"),
+                                store_representation::blob("store://blob/{id}")}});
 
-  json text_schema = {{"type", "object"},
-                      {"properties",
-                       {{"id", {{"type", "string"}}},
-                        {"title", {{"type", "string"}}},
-                        {"text", {{"type", "string"}}},
-                        {"mimeType", {{"type", "string"}}}}},
-                      {"required", {"title", "text"}}};
-  srv.add_tool(make("store_text", "Stores a text entry; it becomes store://{packet,content,blob}/{id}",
-                    text_schema, [&store](const json& a, request_context&) {
-                      store_entry e;
-                      e.id = a.value("id", next_id());
-                      e.title = a["title"];
-                      e.content = a["text"];
-                      e.mime_type = a.value("mimeType", "text/markdown");
-                      try {
-                        bool fresh = store.put(e);
-                        return tool_result::text((fresh ? "stored " : "replaced ") + e.id);
-                      } catch (const std::invalid_argument& ex) {
-                        return tool_result::error(ex.what());
-                      }
-                    }));
-  json file_schema = {
-    {"type", "object"}, {"properties", {{"path", {{"type", "string"}}}}}, {"required", {"path"}}};
-  srv.add_tool(make("store_file", "Stores a local file (size-limited) as a binary entry", file_schema,
-                    [&store, max_file](const json& a, request_context&) {
-                      std::string path = a["path"];
-                      std::ifstream in(path, std::ios::binary);
-                      if (!in)
-                        return tool_result::error("cannot open " + path);
-                      std::ostringstream buf;
-                      buf << in.rdbuf();
-                      if (buf.str().size() > max_file)
-                        return tool_result::error("file larger than " + std::to_string(max_file) + " bytes");
-                      store_entry e;
-                      e.id = next_id();
-                      e.title = path.substr(path.find_last_of('/') + 1);
-                      e.content = buf.str();
-                      e.binary = true;
-                      e.mime_type = "application/octet-stream";
-                      store.put(e);
-                      return tool_result::text("stored " + e.id);
-                    }));
-  if (!http)
-    return cafmcp::serve_stdio(srv);
-  streamable_http transport(srv, http_opts);
-  try {
-    transport.start();
-  } catch (const cafmcp::startup_error& e) { // a port in use
-    std::cerr << "resource-store-server: " << e.what() << std::endl;
-    return 1;
-  }
-  std::cerr << "resource-store-server: listening on http://" + http_opts.host + ":"
-                 + std::to_string(transport.port()) + http_opts.path + "\n"
-            << std::flush;
-  return transport.run();
+    json text_schema = {{"type", "object"},
+                        {"properties",
+                         {{"id", {{"type", "string"}}},
+                          {"title", {{"type", "string"}}},
+                          {"text", {{"type", "string"}}},
+                          {"mimeType", {{"type", "string"}}}}},
+                        {"required", {"title", "text"}}};
+    srv.add_tool(make("store_text", "Stores a text entry; it becomes store://{packet,content,blob}/{id}",
+                      text_schema, [&store](const json& a, request_context&) {
+                        store_entry e;
+                        e.id = a.value("id", next_id());
+                        e.title = a["title"];
+                        e.content = a["text"];
+                        e.mime_type = a.value("mimeType", "text/markdown");
+                        try {
+                          bool fresh = store.put(e);
+                          return tool_result::text((fresh ? "stored " : "replaced ") + e.id);
+                        } catch (const std::invalid_argument& ex) {
+                          return tool_result::error(ex.what());
+                        }
+                      }));
+    json file_schema = {
+      {"type", "object"}, {"properties", {{"path", {{"type", "string"}}}}}, {"required", {"path"}}};
+    srv.add_tool(make("store_file", "Stores a local file (size-limited) as a binary entry", file_schema,
+                      [&store, max_file](const json& a, request_context&) {
+                        std::string path = a["path"];
+                        std::ifstream in(path, std::ios::binary);
+                        if (!in)
+                          return tool_result::error("cannot open " + path);
+                        std::ostringstream buf;
+                        buf << in.rdbuf();
+                        if (buf.str().size() > max_file)
+                          return tool_result::error("file larger than " + std::to_string(max_file)
+                                                    + " bytes");
+                        store_entry e;
+                        e.id = next_id();
+                        e.title = path.substr(path.find_last_of('/') + 1);
+                        e.content = buf.str();
+                        e.binary = true;
+                        e.mime_type = "application/octet-stream";
+                        store.put(e);
+                        return tool_result::text("stored " + e.id);
+                      }));
+    return flags.serve(srv);
+  });
 }

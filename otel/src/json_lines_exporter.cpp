@@ -1,5 +1,7 @@
 #include "cafmcp/otel/json_lines_exporter.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <stdexcept>
 
 #include "cafmcp/otel/otlp_json.hpp"
@@ -10,7 +12,7 @@ json_lines_exporter::json_lines_exporter(std::string path, resource res, std::st
   : out_(path == "-" ? stdout : std::fopen(path.c_str(), "a")), owned_(path != "-"),
     resource_(std::move(res)), scope_(std::move(scope)) {
   if (!out_)
-    throw std::runtime_error("cafmcp-otel: cannot open " + path);
+    throw std::runtime_error("cannot write traces to " + path + ": " + std::strerror(errno));
 }
 
 json_lines_exporter::~json_lines_exporter() {

@@ -55,6 +55,8 @@ std::size_t rejected_in(const std::string& body, otlp_protocol protocol) {
 
 } // namespace
 
+bool is_supported_endpoint(const std::string& url) { return detail::parse_http_url(url).has_value(); }
+
 otlp_http_exporter::otlp_http_exporter(otlp_http_options opts, resource res, std::string scope)
   : opts_(std::move(opts)), resource_(std::move(res)), scope_(std::move(scope)) {}
 

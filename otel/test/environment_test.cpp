@@ -186,6 +186,17 @@ TEST_F(Environment, JsonLinesToAFile) {
   std::remove(path.c_str());
 }
 
+TEST_F(Environment, AFileThatCannotBeOpenedIsNamedWithItsCause) {
+  provider_settings s;
+  s.jsonl_path = "/nonexistent/dir/t.jsonl";
+  try {
+    provider_from_environment(s);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "cannot write traces to /nonexistent/dir/t.jsonl: No such file or directory");
+  }
+}
+
 TEST(KeyValues, DecodesAndRejects) {
   auto kv = detail::parse_key_values(" a=1 , b = x%2Cy ,,c=");
   ASSERT_TRUE(kv);

@@ -178,6 +178,13 @@ TEST(OtlpHttpExporter, RefusesNonHttpEndpoints) {
   otlp_http_exporter exporter(o, resource::with_service("svc"), "scope");
   EXPECT_FALSE(exporter.export_spans(one_span()));
   EXPECT_EQ(exporter.requests(), 0u);
+  // What a program checks at start-up, before any export fails.
+  EXPECT_FALSE(is_supported_endpoint(o.endpoint));
+  EXPECT_FALSE(is_supported_endpoint("localhost:4318/v1/traces"));
+  EXPECT_FALSE(is_supported_endpoint("http://:4318/v1/traces"));
+  EXPECT_FALSE(is_supported_endpoint("http://localhost:port/v1/traces"));
+  EXPECT_TRUE(is_supported_endpoint("http://localhost:4318/v1/traces"));
+  EXPECT_TRUE(is_supported_endpoint("http://[::1]:4318/v1/traces"));
 }
 
 TEST(RetryAfter, SecondsAndHttpDates) {

@@ -1,7 +1,9 @@
-// Every server binary, started into a failure it cannot serve through (a
-// port in use, an address it cannot bind, a host that is not an address; a
-// client whose server is not there): one line on stderr naming the cause,
-// and exit code 1. Never an abort (134), never silence.
+// Every server binary, started into each failure it cannot serve through (a
+// port in use, an address it cannot bind, a host that is not an address, a
+// trace file it cannot write, an OTLP endpoint it cannot post to, a missing
+// directory; a client whose server is not there): one line on stderr naming
+// the cause, and exit code 1. Never an abort (134), never silence. And the
+// flags they share: the same --help, defaults shown, without reading stdin.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -11,17 +13,32 @@ const bin = {
   everything: process.env.EVERYTHING_SERVER,
   vault: process.env.VAULT_SERVER,
   store: process.env.STORE_SERVER,
+  embedded: process.env.EMBEDDED_SERVER,
   watch: process.env.WATCH_RESOURCE,
 };
 
-// Exit code and stderr of `cmd args` (bounded).
-function run(cmd, args, ms = 10000) {
+// Every server binary: its name, path, and the arguments it cannot start without.
+const servers = [
+  ['everything-server', bin.everything, []],
+  ['vault-server', bin.vault, ['--root', '.']],
+  ['resource-store-server', bin.store, []],
+  ['embedded-job-queue', bin.embedded, []],
+];
+
+// Exit code, stdout and stderr of `cmd args` (bounded). stdin: 'ignore'
+// (closed at once) or 'pipe' (left open: a program that reads it waits).
+function run(cmd, args, { ms = 10000, stdin = 'ignore' } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(cmd, args, { stdio: [stdin, 'pipe', 'pipe'] });
+    let out = '';
     let err = '';
+    child.stdout.on('data', (d) => { out += d; });
     child.stderr.on('data', (d) => { err += d; });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${cmd} ${args.join(' ')} still running`)); }, ms);
-    child.on('exit', (code, signal) => { clearTimeout(timer); resolve({ code, signal, err }); });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${cmd} ${args.join(' ')} still running; stderr: ${err}`));
+    }, ms);
+    child.on('exit', (code, signal) => { clearTimeout(timer); resolve({ code, signal, out, err }); });
   });
 }
 
@@ -32,29 +49,54 @@ async function busyPort() {
   return { port: s.address().port, close: () => new Promise((r) => s.close(r)) };
 }
 
-const oneLine = (err) => err.trim().split('\n');
+const lines = (err) => err.trim().split('\n');
+
+// `name args` fails with exactly this one line and exit code 1.
+async function failsWith(name, cmd, args, line) {
+  const r = await run(cmd, args);
+  assert.equal(r.code, 1, `${name} ${args.join(' ')}: exit ${r.code} (${r.signal}): ${r.err}`);
+  assert.deepEqual(lines(r.err), [`${name}: ${line}`], `${name} ${args.join(' ')}`);
+  assert.equal(r.out, '', `${name} wrote on stdout`);
+}
 
 test('a port in use: every HTTP server names it and exits 1', async () => {
   const busy = await busyPort();
   try {
-    for (const [name, cmd, extra] of [['everything-server', bin.everything, []],
-      ['vault-server', bin.vault, ['--root', '.']], ['resource-store-server', bin.store, []]]) {
-      const r = await run(cmd, ['--http', '--port', String(busy.port), ...extra]);
-      assert.equal(r.code, 1, `${name}: ${r.err}`);
-      assert.deepEqual(oneLine(r.err), [`${name}: cannot listen on 127.0.0.1:${busy.port}: bind: Address already in use`]);
-    }
+    for (const [name, cmd, extra] of servers)
+      await failsWith(name, cmd, ['--http', '--port', String(busy.port), ...extra],
+        `cannot listen on 127.0.0.1:${busy.port}: bind: Address already in use`);
   } finally {
     await busy.close();
   }
 });
 
 test('a host it cannot bind, or one that is not an address: named, exit 1', async () => {
-  let r = await run(bin.everything, ['--http', '--host', '192.0.2.1', '--port', '0']);
-  assert.equal(r.code, 1, r.err);
-  assert.deepEqual(oneLine(r.err), ['everything-server: cannot listen on 192.0.2.1:0: bind: Cannot assign requested address']);
-  r = await run(bin.everything, ['--http', '--host', 'not-a-host', '--port', '0']);
-  assert.equal(r.code, 1, r.err);
-  assert.deepEqual(oneLine(r.err), ['everything-server: cannot listen on not-a-host: not an IP address (give one, or localhost)']);
+  for (const [name, cmd, extra] of servers) {
+    await failsWith(name, cmd, ['--http', '--host', '192.0.2.1', '--port', '0', ...extra],
+      'cannot listen on 192.0.2.1:0: bind: Cannot assign requested address');
+    await failsWith(name, cmd, ['--http', '--host', 'not-a-host', '--port', '0', ...extra],
+      'cannot listen on not-a-host: not an IP address (give one, or localhost)');
+  }
+});
+
+test('a trace file it cannot write: named with the cause, exit 1, over either transport', async () => {
+  for (const [name, cmd, extra] of servers)
+    for (const transport of [[], ['--http', '--port', '0']])
+      await failsWith(name, cmd, [...transport, '--trace-file', '/nonexistent/dir/t.jsonl', ...extra],
+        'cannot write traces to /nonexistent/dir/t.jsonl: No such file or directory');
+});
+
+test('an OTLP endpoint no exporter can post to: named, exit 1', async () => {
+  for (const [name, cmd, extra] of servers)
+    for (const endpoint of ['localhost:4318', 'https://collector.example', 'http://:4318'])
+      await failsWith(name, cmd, ['--otlp-endpoint', endpoint, ...extra],
+        `--otlp-endpoint ${endpoint}: not a plain http://HOST[:PORT] URL`);
+});
+
+test('a vault directory that is not there: named, exit 1', async () => {
+  for (const transport of [[], ['--http', '--port', '0']])
+    await failsWith('vault-server', bin.vault, [...transport, '--root', '/nonexistent'],
+      '--root /nonexistent: no such directory');
 });
 
 test('a client whose server is not there names it and exits 1', async () => {
@@ -68,9 +110,23 @@ test('a client whose server is not there names it and exits 1', async () => {
   assert.match(r.err, /^watch-resource: cannot connect to \/nonexistent\/server: spawn \/nonexistent\/server: No such file or directory/);
 });
 
+test('--help: every binary prints the shared flags with their defaults and exits 0, stdin unread', async () => {
+  for (const [name, cmd] of servers) {
+    const r = await run(cmd, ['--help'], { ms: 5000, stdin: 'pipe' }); // stdin stays open: no waiting on it
+    assert.equal(r.code, 0, `${name}: ${r.err}`);
+    for (const flag of ['--stdio', '--http', '--otlp-endpoint', '--trace-file'])
+      assert.match(r.out, new RegExp(`^\\s+${flag}\\b`, 'm'), `${name} --help lacks ${flag}`);
+    assert.match(r.out, /^\s+--host TEXT=127\.0\.0\.1\s/m, `${name} --help: --host's default`);
+    assert.match(r.out, /^\s+--port UINT=3000\s/m, `${name} --help: --port's default`);
+    assert.match(r.out, /^\s+--log-level TEXT:\{debug,info,.*,emergency\}=info\s/m, `${name} --help: --log-level's default`);
+  }
+  const r = await run(bin.watch, ['--help'], { ms: 5000, stdin: 'pipe' });
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^\s+--updates INT=0\s/m);
+});
+
 test('every HTTP server says where it serves, in the same words', async () => {
-  for (const [name, cmd, extra] of [['everything-server', bin.everything, []],
-    ['vault-server', bin.vault, ['--root', '.']], ['resource-store-server', bin.store, []]]) {
+  for (const [name, cmd, extra] of servers) {
     const child = spawn(cmd, ['--http', '--port', '0', ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
     const line = await new Promise((resolve, reject) => {
       let err = '';
@@ -81,7 +137,21 @@ test('every HTTP server says where it serves, in the same words', async () => {
         if (m) { clearTimeout(timer); resolve(m[0]); }
       });
     });
+    const exited = new Promise((r) => child.on('exit', r));
     child.kill('SIGTERM');
+    await exited;
     assert.match(line, new RegExp(`^${name}: listening on http://127\\.0\\.0\\.1:\\d+/mcp$`));
+  }
+});
+
+test('over stdio, every server says so on stderr (stdout is MCP\'s), unless --log-level is above info', async () => {
+  for (const [name, cmd, extra] of servers) {
+    let r = await run(cmd, [...extra]); // stdin closed at once: the client has left
+    assert.equal(r.code, 0, `${name}: ${r.err}`);
+    assert.deepEqual(lines(r.err), [`${name}: serving MCP on stdin/stdout`]);
+    assert.equal(r.out, '');
+    r = await run(cmd, ['--log-level', 'warning', ...extra]);
+    assert.equal(r.code, 0, `${name}: ${r.err}`);
+    assert.equal(r.err, '', `${name} --log-level warning`);
   }
 });

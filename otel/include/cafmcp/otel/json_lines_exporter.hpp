@@ -11,7 +11,9 @@ namespace cafmcp::otel {
 class json_lines_exporter : public span_exporter {
 public:
   /// "-": stdout (never with the MCP stdio transport: it owns stdout).
-  /// Files are appended to. Throws when the file cannot be opened.
+  /// Files are appended to. Throws std::runtime_error naming the file
+  /// and the cause ("cannot write traces to PATH: No such file or
+  /// directory") when it cannot be opened.
   json_lines_exporter(std::string path, resource res, std::string scope);
   ~json_lines_exporter() override;
   bool export_spans(const std::vector<span_data>& spans) override;

@@ -28,6 +28,11 @@ struct otlp_http_options {
   std::chrono::milliseconds max_backoff{5000};
 };
 
+/// Whether an exporter can post to `url`: plain http://HOST[:PORT][/PATH]
+/// (IPv6 hosts in brackets). Any other endpoint fails every export, so a
+/// program can refuse it at start-up instead.
+bool is_supported_endpoint(const std::string& url);
+
 class otlp_http_exporter : public span_exporter {
 public:
   otlp_http_exporter(otlp_http_options opts, resource res, std::string scope);

@@ -1,0 +1,94 @@
+#include "server_flags.hpp"
+
+#include <cstdio>
+#include <exception>
+
+#include <cafmcp/otel/environment.hpp>
+#include <cafmcp/otel/mcp_tracer.hpp>
+#include <cafmcp/otel/otlp_http_exporter.hpp>
+#include <cafmcp/startup_error.hpp>
+#include <cafmcp/stdio.hpp>
+#include <cafmcp/streamable_http.hpp>
+
+namespace examples {
+namespace {
+
+// One write: std::cerr writes each << on its own, and another thread's
+// message (a tracing warning) could land inside the URL a client reads.
+void write_line(const std::string& name, const std::string& text) {
+  auto line = name + ": " + text + "\n";
+  std::fputs(line.c_str(), stderr);
+}
+
+} // namespace
+
+server_flags::server_flags(CLI::App& app, std::string name, std::uint16_t default_port)
+  : name_(std::move(name)) {
+  http.port = default_port;
+  app.add_flag("--stdio", stdio_, "serve one client on stdin/stdout (default)");
+  app.add_flag("--http", http_, "serve Streamable HTTP at http://HOST:PORT/mcp instead");
+  app.add_option("--host", http.host, "address to bind (an IP address, or localhost)")->capture_default_str();
+  app.add_option("--port", http.port, "port (0: any free port, printed on stderr)")->capture_default_str();
+  app.add_option("--otlp-endpoint", otlp_endpoint_,
+                 "export traces over OTLP/HTTP to this base URL, e.g. http://localhost:4318 "
+                 "(the OTEL_* environment variables work too)");
+  app.add_option("--trace-file", trace_file_,
+                 "write traces as OTLP/JSON lines to this file instead (Jaeger's UI loads it)");
+  app
+    .add_option("--log-level", log_level_,
+                "the least severe of this program's own stderr lines to write (\"listening on\" is info; "
+                "a start-up failure is always written); clients choose their MCP log level themselves "
+                "(logging/setLevel)")
+    ->capture_default_str()
+    ->check(CLI::IsMember({"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}));
+}
+
+server_flags::~server_flags() = default;
+
+int server_flags::run(const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const std::exception& e) { // cafmcp::startup_error, and whatever else stops the start
+    write_line(name_, e.what());
+    return 1;
+  }
+}
+
+std::shared_ptr<cafmcp::tracer> server_flags::tracer() {
+  cafmcp::otel::provider_settings tracing;
+  tracing.default_service = name_;
+  if (!otlp_endpoint_.empty()) {
+    tracing.otlp_endpoint = otlp_endpoint_;
+    if (!cafmcp::otel::is_supported_endpoint(*cafmcp::otel::traces_endpoint_from_environment(tracing)))
+      throw cafmcp::startup_error("--otlp-endpoint " + otlp_endpoint_
+                                  + ": not a plain http://HOST[:PORT] URL");
+  }
+  if (!trace_file_.empty())
+    tracing.jsonl_path = trace_file_;
+  try {
+    provider_ = cafmcp::otel::provider_from_environment(tracing);
+  } catch (const std::exception& e) { // a --trace-file it cannot open
+    throw cafmcp::startup_error(e.what());
+  }
+  return cafmcp::otel::make_mcp_tracer(provider_);
+}
+
+int server_flags::serve(cafmcp::server& srv) {
+  if (!http_) {
+    say(cafmcp::log_level::info, "serving MCP on stdin/stdout");
+    return cafmcp::serve_stdio(srv);
+  }
+  cafmcp::streamable_http transport(srv, http);
+  transport.start(); // throws startup_error: a port in use, a bad --host
+  say(cafmcp::log_level::info,
+      "listening on http://" + http.host + ":" + std::to_string(transport.port()) + http.path);
+  return transport.run(); // until SIGINT/SIGTERM
+}
+
+void server_flags::say(cafmcp::log_level level, const std::string& text) const {
+  auto least = cafmcp::parse_log_level(log_level_);
+  if (!least || level >= *least)
+    write_line(name_, text);
+}
+
+} // namespace examples

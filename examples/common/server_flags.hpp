@@ -1,0 +1,65 @@
+#pragma once
+// The flags every example server binary takes, the same everywhere:
+//   --stdio (default) | --http [--host H] [--port P]
+//   --otlp-endpoint URL, --trace-file PATH (and the OTEL_* variables)
+//   --log-level LEVEL
+// and the start-up they choose. Every line goes to stderr, never stdout
+// (stdio's MCP stream), and each start-up failure is one line,
+// "<name>: <cause>", and exit code 1.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <cafmcp/http_options.hpp>
+#include <cafmcp/log_level.hpp>
+#include <cafmcp/server.hpp>
+
+namespace cafmcp::otel {
+class tracer_provider;
+}
+
+namespace examples {
+
+class server_flags {
+public:
+  /// Adds the flags to `app`. `name` begins every line written on stderr;
+  /// it is also the service name traces carry unless OTEL_SERVICE_NAME
+  /// says otherwise.
+  server_flags(CLI::App& app, std::string name, std::uint16_t default_port = 3000);
+  ~server_flags();
+  server_flags(const server_flags&) = delete;
+  server_flags& operator=(const server_flags&) = delete;
+
+  /// --host and --port land here; a binary may add flags of its own to it.
+  cafmcp::http_options http;
+
+  /// After parsing: runs `body` (which builds the server and returns
+  /// serve(srv)). A cafmcp::startup_error or any other exception thrown on
+  /// the way becomes the line "<name>: <what>" and exit code 1.
+  int run(const std::function<int()>& body);
+  /// The tracer for server_options::tracer, from --otlp-endpoint,
+  /// --trace-file and the OTEL_* environment; nullptr when tracing is off.
+  /// Throws cafmcp::startup_error for an endpoint or file it cannot use.
+  std::shared_ptr<cafmcp::tracer> tracer();
+  /// Serves `srv` on stdin/stdout until the client closes it, or over
+  /// Streamable HTTP until SIGINT/SIGTERM, after saying where on stderr.
+  /// Throws cafmcp::startup_error when HTTP cannot listen.
+  int serve(cafmcp::server& srv);
+  /// Writes "<name>: <text>" on stderr, in one write, when `level` is at
+  /// least --log-level.
+  void say(cafmcp::log_level level, const std::string& text) const;
+
+private:
+  std::string name_;
+  bool stdio_ = true;
+  bool http_ = false;
+  std::string otlp_endpoint_;
+  std::string trace_file_;
+  std::string log_level_ = "info";
+  // Declared in the program before its server: outlives it, flushes at exit.
+  std::shared_ptr<cafmcp::otel::tracer_provider> provider_;
+};
+
+} // namespace examples
