@@ -99,6 +99,7 @@ cafmcp_pkg_config(cafmcp-http "cafmcp: the Streamable HTTP server, cafmcp::http"
   LIBS_PRIVATE -pthread)
 cafmcp_pkg_config(cafmcp-client "cafmcp: the MCP client with its stdio and HTTP transports, cafmcp::client"
   REQUIRES cafmcp-foundation
+  REQUIRES_PRIVATE libssl
   LIBS -lcafmcp_client -lcafmcp_client_transport -pthread)
 cafmcp_pkg_config(cafmcp-otel "cafmcp: OpenTelemetry tracing and its MCP adapter, cafmcp::otel and cafmcp::otel_mcp"
   LIBS -lcafmcp_otel_mcp -lcafmcp_otel -pthread)
