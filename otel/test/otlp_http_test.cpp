@@ -174,7 +174,7 @@ TEST(OtlpHttpExporter, CountsPartialSuccessInAProtobufReply) {
 
 TEST(OtlpHttpExporter, RefusesNonHttpEndpoints) {
   otlp_http_options o;
-  o.endpoint = "https://collector.example/v1/traces";
+  o.endpoint = "grpc://collector.example/v1/traces";
   otlp_http_exporter exporter(o, resource::with_service("svc"), "scope");
   EXPECT_FALSE(exporter.export_spans(one_span()));
   EXPECT_EQ(exporter.requests(), 0u);
