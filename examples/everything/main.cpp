@@ -37,6 +37,9 @@ int main(int argc, char** argv) {
   app.add_option("--event-loops", http_opts.event_loops,
                  "HTTP event-loop threads (default " + std::to_string(http_opts.event_loops) + ")")
     ->check(CLI::Range(1, 16));
+  std::string tls_cert, tls_key;
+  app.add_option("--tls-cert", tls_cert, "serve HTTPS with this PEM certificate chain (needs --tls-key)");
+  app.add_option("--tls-key", tls_key, "the PEM private key of --tls-cert");
   std::size_t idle_ms = 0;
   app.add_option("--session-idle-timeout-ms", idle_ms,
                  "end HTTP sessions with no connection for this long (default 10 min)");
@@ -133,6 +136,10 @@ int main(int argc, char** argv) {
     return cafmcp::serve_stdio(srv);
   if (idle_ms > 0)
     http_opts.session_idle_timeout = std::chrono::milliseconds(idle_ms);
+  if (!tls_cert.empty())
+    http_opts.tls_certificate_file = tls_cert;
+  if (!tls_key.empty())
+    http_opts.tls_private_key_file = tls_key;
   cafmcp::streamable_http transport(srv, http_opts);
   try {
     transport.start();
@@ -142,7 +149,8 @@ int main(int argc, char** argv) {
   }
   // One write: std::cerr writes each << on its own, and another thread's
   // message (a tracing warning) could land inside the URL a client reads.
-  auto line = "everything-server: listening on http://" + http_opts.host + ":"
+  auto scheme = tls_cert.empty() ? "http://" : "https://";
+  auto line = std::string("everything-server: listening on ") + scheme + http_opts.host + ":"
               + std::to_string(transport.port()) + http_opts.path + "\n";
   std::fputs(line.c_str(), stderr);
   return transport.run(); // until SIGINT/SIGTERM
