@@ -33,7 +33,7 @@ set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME libcafmcp-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
 set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION
     "Development files: headers, static libraries, the CMake package (find_package(cafmcp)) and pkg-config files (cafmcp-server, cafmcp-http, cafmcp-client, cafmcp-otel).")
-# Static libraries link CAF, libcrypto and hiredis; the headers include nlohmann/json.
+# Static libraries link CAF, libcrypto, libssl and hiredis; the headers include nlohmann/json.
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS
     "libcaf-dev (>= 0.17.6), nlohmann-json3-dev (>= 3.10), libssl-dev, libhiredis-dev, pkgconf | pkg-config")
 

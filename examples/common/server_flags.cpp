@@ -29,9 +29,11 @@ server_flags::server_flags(CLI::App& app, std::string name, std::uint16_t defaul
   app.add_flag("--http", http_, "serve Streamable HTTP at http://HOST:PORT/mcp instead");
   app.add_option("--host", http.host, "address to bind (an IP address, or localhost)")->capture_default_str();
   app.add_option("--port", http.port, "port (0: any free port, printed on stderr)")->capture_default_str();
+  app.add_option("--tls-cert", tls_cert_, "serve HTTPS with this PEM certificate chain (needs --tls-key)");
+  app.add_option("--tls-key", tls_key_, "the PEM private key of --tls-cert");
   app.add_option("--otlp-endpoint", otlp_endpoint_,
-                 "export traces over OTLP/HTTP to this base URL, e.g. http://localhost:4318 "
-                 "(the OTEL_* environment variables work too)");
+                 "export traces over OTLP/HTTP(S) to this base URL, e.g. http://localhost:4318 "
+                 "(the OTEL_* environment variables work too, OTEL_EXPORTER_OTLP_CERTIFICATE for a CA)");
   app.add_option("--trace-file", trace_file_,
                  "write traces as OTLP/JSON lines to this file instead (Jaeger's UI loads it)");
   app
@@ -60,8 +62,7 @@ std::shared_ptr<cafmcp::tracer> server_flags::tracer() {
   if (!otlp_endpoint_.empty()) {
     tracing.otlp_endpoint = otlp_endpoint_;
     if (!cafmcp::otel::is_supported_endpoint(*cafmcp::otel::traces_endpoint_from_environment(tracing)))
-      throw cafmcp::startup_error("--otlp-endpoint " + otlp_endpoint_
-                                  + ": not a plain http://HOST[:PORT] URL");
+      throw cafmcp::startup_error("--otlp-endpoint " + otlp_endpoint_ + ": not an http(s)://HOST[:PORT] URL");
   }
   if (!trace_file_.empty())
     tracing.jsonl_path = trace_file_;
@@ -78,10 +79,14 @@ int server_flags::serve(cafmcp::server& srv) {
     say(cafmcp::log_level::info, "serving MCP on stdin/stdout");
     return cafmcp::serve_stdio(srv);
   }
+  if (!tls_cert_.empty())
+    http.tls_certificate_file = tls_cert_;
+  if (!tls_key_.empty())
+    http.tls_private_key_file = tls_key_;
   cafmcp::streamable_http transport(srv, http);
-  transport.start(); // throws startup_error: a port in use, a bad --host
-  say(cafmcp::log_level::info,
-      "listening on http://" + http.host + ":" + std::to_string(transport.port()) + http.path);
+  transport.start(); // throws startup_error: a port in use, a bad --host, half a TLS setup
+  say(cafmcp::log_level::info, "listening on " + std::string(tls_cert_.empty() ? "http://" : "https://")
+                                 + http.host + ":" + std::to_string(transport.port()) + http.path);
   return transport.run(); // until SIGINT/SIGTERM
 }
 

@@ -57,6 +57,8 @@ private:
   bool http_ = false;
   std::string otlp_endpoint_;
   std::string trace_file_;
+  std::string tls_cert_; // with tls_key_: serve HTTPS
+  std::string tls_key_;
   std::string log_level_ = "info";
   // Declared in the program before its server: outlives it, flushes at exit.
   std::shared_ptr<cafmcp::otel::tracer_provider> provider_;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cafmcp/client_transport.hpp"
@@ -15,8 +16,15 @@
 namespace cafmcp {
 
 struct http_client_options {
-  /// http://HOST:PORT/PATH (plain HTTP; https is not supported).
+  /// http://HOST:PORT/PATH or https://HOST:PORT/PATH. https verifies the
+  /// server's certificate chain (against the system's CA store unless
+  /// ca_file is set) and that it names HOST (a DNS name, or an IP address
+  /// in its subjectAltName), and sends HOST as SNI when it is a name.
   std::string url;
+  /// https: a PEM file of CA certificates to trust *instead of* the system
+  /// store (a private CA, a test's own). Unreadable: make_... throws
+  /// std::invalid_argument.
+  std::optional<std::string> ca_file;
   /// Extra headers on every request (e.g. Authorization).
   std::map<std::string, std::string> headers;
   std::chrono::milliseconds connect_timeout{5000};
@@ -49,7 +57,8 @@ public:
   virtual void end_request_stream(const json& id) = 0;
 };
 
-/// Throws std::invalid_argument for a URL it cannot use.
+/// Throws std::invalid_argument for a URL it cannot use (or a ca_file it
+/// cannot read).
 std::unique_ptr<http_client_transport> make_http_client_transport(http_client_options opts);
 
 } // namespace cafmcp

@@ -14,6 +14,12 @@ struct http_options {
   std::string host = "127.0.0.1"; // loopback unless you say otherwise
   std::uint16_t port = 3000;      // 0: any free port (see streamable_http::port)
   std::string path = "/mcp";
+  /// Both set: serve HTTPS (TLS 1.2 or later) with this PEM certificate
+  /// chain (the server's certificate first) and its PEM private key. One
+  /// without the other, or a file that cannot be used: start() throws
+  /// startup_error.
+  std::optional<std::string> tls_certificate_file;
+  std::optional<std::string> tls_private_key_file;
   /// Extra Host header values and Origins accepted besides this server's own
   /// loopback names (localhost, 127.0.0.1, [::1] with the bound port).
   std::vector<std::string> allowed_hosts;

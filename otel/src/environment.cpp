@@ -111,6 +111,10 @@ otlp_http_options otlp_http_options_from_environment(std::string endpoint) {
   }
   ms_from_env("OTEL_EXPORTER_OTLP_TIMEOUT", o.timeout);
   ms_from_env("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", o.timeout);
+  // The CA file for https receivers; the signal-specific variable wins.
+  for (auto* name : {"OTEL_EXPORTER_OTLP_CERTIFICATE", "OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE"})
+    if (auto c = env(name); c && !c->empty())
+      o.certificate_file = *c;
   return o;
 }
 

@@ -58,7 +58,16 @@ std::size_t rejected_in(const std::string& body, otlp_protocol protocol) {
 bool is_supported_endpoint(const std::string& url) { return detail::parse_http_url(url).has_value(); }
 
 otlp_http_exporter::otlp_http_exporter(otlp_http_options opts, resource res, std::string scope)
-  : opts_(std::move(opts)), resource_(std::move(res)), scope_(std::move(scope)) {}
+  : opts_(std::move(opts)), resource_(std::move(res)), scope_(std::move(scope)) {
+  // The trust store is loaded once, not per export.
+  if (auto url = detail::parse_http_url(opts_.endpoint); url && url->tls) {
+    try {
+      tls_ = detail::make_tls_client(opts_.certificate_file);
+    } catch (const std::runtime_error& e) {
+      std::fprintf(stderr, "cafmcp-otel: %s; exports to %s will fail\n", e.what(), opts_.endpoint.c_str());
+    }
+  }
+}
 
 bool otlp_http_exporter::export_spans(const std::vector<span_data>& spans) {
   return export_until(spans, deadline::max());
@@ -85,7 +94,7 @@ bool otlp_http_exporter::export_batch(span_batch& batch, deadline until) {
 bool otlp_http_exporter::post(const std::string& body, std::size_t spans, deadline until) {
   auto url = detail::parse_http_url(opts_.endpoint);
   if (!url) {
-    std::fprintf(stderr, "cafmcp-otel: unsupported endpoint %s (plain http:// only)\n",
+    std::fprintf(stderr, "cafmcp-otel: unsupported endpoint %s (http:// or https:// only)\n",
                  opts_.endpoint.c_str());
     return false;
   }
@@ -101,13 +110,17 @@ bool otlp_http_exporter::post(const std::string& body, std::size_t spans, deadli
         return false;
     }
     ++requests_;
-    auto r = detail::http_post(*url, opts_.headers, content_type, body, until);
+    auto r = detail::http_post(*url, opts_.headers, content_type, body, until, tls_.get());
     if (r.status >= 200 && r.status < 300) {
       rejected_ += rejected_in(r.body, opts_.protocol);
       return true;
     }
-    if (!retryable(r.status) || attempt == opts_.max_attempts) {
-      std::fprintf(stderr, "cafmcp-otel: export of %zu spans failed (HTTP %d)\n", spans, r.status);
+    // A certificate refused now is refused on the next attempt too.
+    if (!retryable(r.status) || attempt == opts_.max_attempts || !r.failure.empty()) {
+      if (r.failure.empty())
+        std::fprintf(stderr, "cafmcp-otel: export of %zu spans failed (HTTP %d)\n", spans, r.status);
+      else
+        std::fprintf(stderr, "cafmcp-otel: export of %zu spans failed: %s\n", spans, r.failure.c_str());
       return false;
     }
     // The server's word wins over our guess; else exponential with full

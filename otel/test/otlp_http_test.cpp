@@ -174,7 +174,7 @@ TEST(OtlpHttpExporter, CountsPartialSuccessInAProtobufReply) {
 
 TEST(OtlpHttpExporter, RefusesNonHttpEndpoints) {
   otlp_http_options o;
-  o.endpoint = "https://collector.example/v1/traces";
+  o.endpoint = "grpc://collector.example/v1/traces";
   otlp_http_exporter exporter(o, resource::with_service("svc"), "scope");
   EXPECT_FALSE(exporter.export_spans(one_span()));
   EXPECT_EQ(exporter.requests(), 0u);
@@ -185,6 +185,7 @@ TEST(OtlpHttpExporter, RefusesNonHttpEndpoints) {
   EXPECT_FALSE(is_supported_endpoint("http://localhost:port/v1/traces"));
   EXPECT_TRUE(is_supported_endpoint("http://localhost:4318/v1/traces"));
   EXPECT_TRUE(is_supported_endpoint("http://[::1]:4318/v1/traces"));
+  EXPECT_TRUE(is_supported_endpoint("https://collector.example/v1/traces"));
 }
 
 TEST(RetryAfter, SecondsAndHttpDates) {

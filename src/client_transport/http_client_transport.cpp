@@ -19,10 +19,15 @@
 #include <set>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 
 #include "cafmcp/json.hpp"
 #include "cafmcp/json_rpc.hpp"
@@ -37,25 +42,33 @@ namespace {
 namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
+namespace ssl = net::ssl;
 using tcp = net::ip::tcp;
 using error_code = beast::error_code;
 using client_detail::sse_event;
 using client_detail::sse_parser;
 
 struct url_parts {
+  bool tls = false;
   std::string host, port, target;
 };
 
 url_parts parse_url(const std::string& url) {
-  const std::string scheme = "http://";
-  if (url.compare(0, scheme.size(), scheme) != 0)
-    throw std::invalid_argument("only http:// URLs are supported: " + url);
-  auto rest = url.substr(scheme.size());
+  url_parts u;
+  std::string rest;
+  if (url.rfind("http://", 0) == 0) {
+    rest = url.substr(7);
+    u.port = "80";
+  } else if (url.rfind("https://", 0) == 0) {
+    rest = url.substr(8);
+    u.port = "443";
+    u.tls = true;
+  } else {
+    throw std::invalid_argument("only http:// and https:// URLs are supported: " + url);
+  }
   auto slash = rest.find('/');
   std::string authority = rest.substr(0, slash);
-  url_parts u;
   u.target = slash == std::string::npos ? "/" : rest.substr(slash);
-  u.port = "80";
   if (!authority.empty() && authority.front() == '[') { // [::1]:port
     auto close = authority.find(']');
     if (close == std::string::npos)
@@ -74,50 +87,133 @@ url_parts parse_url(const std::string& url) {
   return u;
 }
 
+/// The TLS settings every https exchange shares: verify the chain against
+/// the system store (or only `ca_file`), TLS 1.2 at least.
+std::unique_ptr<ssl::context> make_tls_context(const std::optional<std::string>& ca_file) {
+  auto ctx = std::make_unique<ssl::context>(ssl::context::tls_client);
+  ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3
+                   | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+  error_code ec;
+  if (ca_file)
+    ctx->load_verify_file(*ca_file, ec);
+  else
+    ctx->set_default_verify_paths(ec);
+  if (ec)
+    throw std::invalid_argument("cannot load CA certificates"
+                                + (ca_file ? " from " + *ca_file : std::string()) + ": " + ec.message());
+  ctx->set_verify_mode(ssl::verify_peer);
+  return ctx;
+}
+
+/// Per connection: the certificate must name `host` (OpenSSL checks it with
+/// the chain, and reports a mismatch as such), and SNI carries a host name
+/// (never an address: RFC 6066).
+error_code prepare_tls(SSL* ssl, const std::string& host) {
+  error_code ec;
+  net::ip::make_address(host, ec); // an address, or a name
+  if (!ec) {
+    if (X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host.c_str()) != 1)
+      return error_code(static_cast<int>(::ERR_get_error()), net::error::get_ssl_category());
+    return {};
+  }
+  if (SSL_set1_host(ssl, host.c_str()) != 1 || SSL_set_tlsext_host_name(ssl, host.c_str()) != 1)
+    return error_code(static_cast<int>(::ERR_get_error()), net::error::get_ssl_category());
+  return {};
+}
+
 /// One HTTP request and its (possibly endless) response on its own
 /// connection. The owner learns of the head, each body chunk, and the end.
+/// What is common to plain and TLS connections; stream_exchange below runs
+/// the one exchange sequence over either stream.
 struct exchange : std::enable_shared_from_this<exchange> {
-  exchange(net::io_context& ioc) : stream(ioc) {}
+  virtual ~exchange() = default;
 
-  beast::tcp_stream stream;
-  beast::flat_buffer buf;
   http::request<http::string_body> req;
-  std::optional<http::response_parser<http::buffer_body>> parser;
-  char chunk[16 * 1024];
-  bool ended = false;
   /// Set: the whole answer must come within it (a 202 to a notification);
   /// unset: answers (SSE streams, long tool calls) take what they take.
   std::optional<std::chrono::milliseconds> answer_timeout;
+  /// Why the TLS handshake failed, in OpenSSL's words for the certificate
+  /// ("hostname mismatch", "unable to get local issuer certificate").
+  std::string tls_failure;
 
   std::function<void(const http::response_header<>&)> on_head;
   std::function<void(std::string_view)> on_data;
   std::function<void(error_code)> on_end;
 
-  void run(const tcp::resolver::results_type& endpoints, std::chrono::milliseconds connect_timeout) {
-    stream.expires_after(connect_timeout);
-    stream.async_connect(endpoints, [self = shared_from_this()](error_code ec, const tcp::endpoint&) {
+  virtual void run(const tcp::resolver::results_type& endpoints,
+                   std::chrono::milliseconds connect_timeout) = 0;
+  /// Abrupt end from our side (close(), a dropped stream in a test).
+  virtual void cut() = 0;
+
+  /// What failed, for an error the caller sees.
+  std::string failure(error_code ec) const {
+    return tls_failure.empty() ? ec.message() : "TLS handshake failed: " + tls_failure;
+  }
+};
+
+template <class Stream>
+struct stream_exchange final : exchange {
+  static constexpr bool tls = !std::is_same_v<Stream, beast::tcp_stream>;
+
+  explicit stream_exchange(net::io_context& ioc) requires(!tls) : stream(ioc) {}
+  stream_exchange(net::io_context& ioc, ssl::context& ctx, const std::string& host) requires(tls)
+    : stream(ioc, ctx), host(host) {}
+
+  Stream stream;
+  std::string host; // https: the name the certificate must carry
+  beast::flat_buffer buf;
+  std::optional<http::response_parser<http::buffer_body>> parser;
+  char chunk[16 * 1024];
+  bool ended = false;
+
+  beast::tcp_stream& tcp() { return beast::get_lowest_layer(stream); }
+
+  std::shared_ptr<stream_exchange> self() {
+    return std::static_pointer_cast<stream_exchange>(shared_from_this());
+  }
+
+  void run(const tcp::resolver::results_type& endpoints, std::chrono::milliseconds connect_timeout) override {
+    tcp().expires_after(connect_timeout); // bounds the handshake and the request's write too
+    tcp().async_connect(endpoints, [self = self()](error_code ec, const tcp::endpoint&) {
       if (ec)
         return self->end(ec);
-      http::async_write(self->stream, self->req, [self](error_code ec, std::size_t) {
+      if constexpr (tls) {
+        if (auto bad = prepare_tls(self->stream.native_handle(), self->host))
+          return self->end(bad);
+        self->stream.async_handshake(ssl::stream_base::client, [self](error_code ec) {
+          if (ec) {
+            auto verdict = SSL_get_verify_result(self->stream.native_handle());
+            self->tls_failure = verdict != X509_V_OK ? X509_verify_cert_error_string(verdict) : ec.message();
+            return self->end(ec);
+          }
+          self->write_request();
+        });
+      } else {
+        self->write_request();
+      }
+    });
+  }
+
+  void write_request() {
+    http::async_write(stream, req, [self = self()](error_code ec, std::size_t) {
+      if (ec)
+        return self->end(ec);
+      if (self->answer_timeout)
+        self->tcp().expires_after(*self->answer_timeout);
+      else
+        self->tcp().expires_never();
+      self->parser.emplace();
+      self->parser->body_limit(boost::none);
+      http::async_read_header(self->stream, self->buf, *self->parser, [self](error_code ec, std::size_t) {
         if (ec)
           return self->end(ec);
-        if (self->answer_timeout)
-          self->stream.expires_after(*self->answer_timeout);
-        else
-          self->stream.expires_never();
-        self->parser.emplace();
-        self->parser->body_limit(boost::none);
-        http::async_read_header(self->stream, self->buf, *self->parser, [self](error_code ec, std::size_t) {
-          if (ec)
-            return self->end(ec);
-          if (self->on_head)
-            self->on_head(self->parser->get().base());
-          if (self->ended)
-            return;
-          if (self->parser->is_done())
-            return self->end({});
-          self->read_body();
-        });
+        if (self->on_head)
+          self->on_head(self->parser->get().base());
+        if (self->ended)
+          return;
+        if (self->parser->is_done())
+          return self->end({});
+        self->read_body();
       });
     });
   }
@@ -126,7 +222,7 @@ struct exchange : std::enable_shared_from_this<exchange> {
     auto& body = parser->get().body();
     body.data = chunk;
     body.size = sizeof chunk;
-    http::async_read_some(stream, buf, *parser, [self = shared_from_this()](error_code ec, std::size_t) {
+    http::async_read_some(stream, buf, *parser, [self = self()](error_code ec, std::size_t) {
       if (ec == http::error::need_buffer)
         ec = {};
       std::size_t got = sizeof self->chunk - self->parser->get().body().size;
@@ -142,13 +238,12 @@ struct exchange : std::enable_shared_from_this<exchange> {
     });
   }
 
+  // Connection: close, so no TLS close_notify either: the socket just goes.
   void end(error_code ec) {
     if (ended)
       return;
     ended = true;
-    error_code ignored;
-    stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
-    stream.socket().close(ignored);
+    cut();
     if (on_end)
       on_end(ec);
     on_head = nullptr;
@@ -156,11 +251,10 @@ struct exchange : std::enable_shared_from_this<exchange> {
     on_end = nullptr;
   }
 
-  /// Abrupt end from our side (close(), a dropped stream in a test).
-  void cut() {
+  void cut() override {
     error_code ignored;
-    stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
-    stream.socket().close(ignored);
+    tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
+    tcp().socket().close(ignored);
   }
 };
 
@@ -190,6 +284,8 @@ class http_transport final : public http_client_transport, public http_stream_co
 public:
   explicit http_transport(http_client_options opts)
     : opts_(std::move(opts)), url_(parse_url(opts_.url)), work_(net::make_work_guard(ioc_)) {
+    if (url_.tls)
+      tls_ = make_tls_context(opts_.ca_file);
     tcp::resolver resolver(ioc_);
     endpoints_ = resolver.resolve(url_.host, url_.port); // loopback names: no network wait
     host_header_ =
@@ -363,7 +459,7 @@ private:
       else if (body->size() < 1024 * 1024 * 64)
         body->append(bytes);
     };
-    x->on_end = [this, f, body, status, streaming, id](error_code ec) {
+    x->on_end = [this, f, body, status, streaming, id, raw = x.get()](error_code ec) { // raw: runs inside x
       if (!id) {
         gate_closed_ = false;
         net::post(ioc_, [this] { pump(); });
@@ -373,7 +469,7 @@ private:
       if (f->answered || closed_)
         return;
       if (*status == 0) {
-        deliver(transport_error(*id, "HTTP request failed: " + ec.message(), 0, ""));
+        deliver(transport_error(*id, "HTTP request failed: " + raw->failure(ec), 0, ""));
       } else if (*status < 200 || *status >= 300) {
         // The server's own JSON-RPC error for this request, when it sent one
         // with the status (2026-07-28 pairs them), says more than ours would.
@@ -520,7 +616,11 @@ private:
 
   // -- shared plumbing -------------------------------------------------------
   std::shared_ptr<exchange> make_exchange(http::verb verb) {
-    auto x = std::make_shared<exchange>(ioc_);
+    std::shared_ptr<exchange> x;
+    if (tls_)
+      x = std::make_shared<stream_exchange<beast::ssl_stream<beast::tcp_stream>>>(ioc_, *tls_, url_.host);
+    else
+      x = std::make_shared<stream_exchange<beast::tcp_stream>>(ioc_);
     x->req.method(verb);
     x->req.target(url_.target);
     x->req.version(11);
@@ -605,6 +705,7 @@ private:
 
   http_client_options opts_;
   url_parts url_;
+  std::unique_ptr<ssl::context> tls_; // https only; shared by every exchange
   std::string host_header_;
   net::io_context ioc_;
   net::executor_work_guard<net::io_context::executor_type> work_;

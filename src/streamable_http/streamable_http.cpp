@@ -9,6 +9,7 @@
 
 #include "streamable_http/http_conn.hpp"
 #include "streamable_http/request_router.hpp"
+#include "streamable_http/tls_terminator.hpp"
 
 namespace cafmcp {
 
@@ -91,7 +92,8 @@ struct streamable_http::impl {
       l.reset();
   }
 
-  transport_counters counters; // declared first: outlives the loops
+  transport_counters counters;          // declared first: outlives the loops
+  std::optional<net::ssl::context> tls; // HTTPS; outlives the loops' connections
   std::vector<std::unique_ptr<event_loop>> loops;
   std::optional<tcp::acceptor> acceptor; // on the first loop
   std::size_t next_loop = 0;
@@ -106,12 +108,16 @@ struct streamable_http::impl {
     acceptor->async_accept(to.ioc, [this, &to](beast::error_code ec, tcp::socket socket) {
       if (ec)
         return; // closed by stop()
-      if (&to == &loops[0]->io)
-        std::make_shared<http_conn>(std::move(socket), to)->start();
-      else
-        net::post(to.ioc, [&to, socket = std::move(socket)]() mutable {
+      auto serve = [&to, ctx = tls ? &*tls : nullptr](tcp::socket socket) {
+        if (ctx)
+          serve_tls(std::move(socket), *ctx, to);
+        else
           std::make_shared<http_conn>(std::move(socket), to)->start();
-        });
+      };
+      if (&to == &loops[0]->io)
+        serve(std::move(socket));
+      else
+        net::post(to.ioc, [serve, socket = std::move(socket)]() mutable { serve(std::move(socket)); });
       accept();
     });
   }
@@ -130,6 +136,15 @@ void streamable_http::start() {
   if (ec)
     throw startup_error("cannot listen on " + options.host + ": not an IP address (give one, or localhost)");
   tcp::endpoint ep(address, options.port);
+  if (options.tls_certificate_file.has_value() != options.tls_private_key_file.has_value())
+    throw startup_error("HTTPS needs both a certificate file and a private key file");
+  if (options.tls_certificate_file && !d.tls) {
+    try {
+      d.tls.emplace(make_server_tls_context(*options.tls_certificate_file, *options.tls_private_key_file));
+    } catch (const std::runtime_error& e) {
+      throw startup_error(e.what());
+    }
+  }
   auto where =
     (address.is_v6() ? "[" + options.host + "]" : options.host) + ":" + std::to_string(options.port);
   auto fail = [&](const char* step) {

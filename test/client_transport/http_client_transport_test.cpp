@@ -162,7 +162,7 @@ TEST_F(HttpClientTransport, SessionEndedByServerClosesTheTransport) {
 
 TEST(HttpClientTransportUrl, RefusesWhatItCannotUse) {
   http_client_options o;
-  o.url = "https://127.0.0.1:1/mcp";
+  o.url = "ftp://127.0.0.1:1/mcp";
   EXPECT_THROW(make_http_client_transport(o), std::invalid_argument);
   o.url = "http://:80/mcp";
   EXPECT_THROW(make_http_client_transport(o), std::invalid_argument);

@@ -26,7 +26,8 @@ using namespace std::chrono_literals;
 inline std::string bin(const std::string& name) { return std::string(CAFMCP_BIN_DIR) + "/" + name; }
 
 /// A server started with `--http --port 0` (or any command printing
-/// "http://HOST:PORT/PATH" on stderr); its stderr is drained on a thread.
+/// "http://HOST:PORT/PATH" or "https://..." on stderr); its stderr is
+/// drained on a thread.
 class http_server_process {
 public:
   explicit http_server_process(std::vector<std::string> argv)
@@ -43,6 +44,8 @@ public:
         break;
       buf.append(c, static_cast<std::size_t>(n));
       auto at = buf.find("http://");
+      if (at == std::string::npos)
+        at = buf.find("https://");
       auto nl = at == std::string::npos ? std::string::npos : buf.find('\n', at);
       if (nl != std::string::npos)
         url_ = buf.substr(at, nl - at);

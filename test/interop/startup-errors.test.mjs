@@ -88,9 +88,15 @@ test('a trace file it cannot write: named with the cause, exit 1, over either tr
 
 test('an OTLP endpoint no exporter can post to: named, exit 1', async () => {
   for (const [name, cmd, extra] of servers)
-    for (const endpoint of ['localhost:4318', 'https://collector.example', 'http://:4318'])
+    for (const endpoint of ['localhost:4318', 'grpc://collector.example', 'http://:4318'])
       await failsWith(name, cmd, ['--otlp-endpoint', endpoint, ...extra],
-        `--otlp-endpoint ${endpoint}: not a plain http://HOST[:PORT] URL`);
+        `--otlp-endpoint ${endpoint}: not an http(s)://HOST[:PORT] URL`);
+});
+
+test('half a TLS setup: named, exit 1', async () => {
+  for (const [name, cmd, extra] of servers)
+    await failsWith(name, cmd, ['--http', '--port', '0', '--tls-cert', '/nonexistent.pem', ...extra],
+      'HTTPS needs both a certificate file and a private key file');
 });
 
 test('a vault directory that is not there: named, exit 1', async () => {

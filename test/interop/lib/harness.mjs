@@ -70,7 +70,7 @@ export function startHttpServer(args = [], env = {}) {
   const url = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('everything-server did not start')), 10000);
     createInterface({ input: child.stderr }).on('line', (line) => {
-      const m = line.match(/(http:\/\/\S+)/);
+      const m = line.match(/(https?:\/\/\S+)/);
       if (m) { clearTimeout(timer); resolve(m[1]); }
     });
     child.on('exit', (code) => reject(new Error(`everything-server exited with ${code}`)));

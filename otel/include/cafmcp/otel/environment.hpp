@@ -24,7 +24,8 @@ struct provider_settings {
 /// spans (no endpoint in `s` nor OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT, no
 /// JSON-lines path, OTEL_TRACES_EXPORTER neither `otlp` nor `console`).
 /// Otherwise: a batch span processor (OTEL_BSP_*) feeding the OTLP/HTTP
-/// exporter (OTEL_EXPORTER_OTLP_[TRACES_]HEADERS / _TIMEOUT) or the
+/// exporter (OTEL_EXPORTER_OTLP_[TRACES_]HEADERS / _TIMEOUT / _CERTIFICATE,
+/// the last a CA file for https endpoints) or the
 /// JSON-lines exporter, the sampler from OTEL_TRACES_SAMPLER (+_ARG), and
 /// the resource from OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES.
 std::shared_ptr<tracer_provider> provider_from_environment(const provider_settings& s = {});

@@ -6,19 +6,31 @@
 #include <chrono>
 #include <condition_variable>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "cafmcp/otel/exporter.hpp"
 
 namespace cafmcp::otel {
 
+namespace detail {
+struct tls_client;
+}
+
 /// OTEL_EXPORTER_OTLP_PROTOCOL's http/protobuf and http/json.
 enum class otlp_protocol { http_protobuf, http_json };
 
 struct otlp_http_options {
   otlp_protocol protocol = otlp_protocol::http_protobuf;
-  std::string endpoint = "http://localhost:4318/v1/traces"; // full URL, plain http
+  /// The full URL: http://, or https:// (the receiver's certificate is
+  /// verified, with its host name, against the system's CA store or
+  /// certificate_file).
+  std::string endpoint = "http://localhost:4318/v1/traces";
+  /// https: a PEM file of CA certificates to trust instead of the system
+  /// store (OTEL_EXPORTER_OTLP_CERTIFICATE).
+  std::optional<std::string> certificate_file;
   std::map<std::string, std::string> headers;
   /// The whole export, retries and their waits included
   /// (OTEL_EXPORTER_OTLP_TIMEOUT).
@@ -56,7 +68,8 @@ private:
   otlp_http_options opts_;
   resource resource_;
   std::string scope_;
-  std::string buffer_; // reused from batch to batch (one processor thread)
+  std::string buffer_;                      // reused from batch to batch (one processor thread)
+  std::shared_ptr<detail::tls_client> tls_; // https endpoints only
   std::atomic<std::size_t> rejected_{0}, requests_{0};
   std::mutex stop_mtx_;
   std::condition_variable stop_cv_;
