@@ -15,22 +15,27 @@ bool is_hex_digit(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-std::string percent_encode_path(std::string_view path) {
+bool is_unreserved(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.'
+         || c == '_' || c == '~';
+}
+
+void append_percent_encoded(std::string& out, char c) {
   static const char* hex = "0123456789ABCDEF";
+  auto u = static_cast<unsigned char>(c);
+  out.push_back('%');
+  out.push_back(hex[u >> 4]);
+  out.push_back(hex[u & 15]);
+}
+
+std::string percent_encode_path(std::string_view path) {
   std::string out;
   out.reserve(path.size());
-  for (char c : path) {
-    bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'
-                || c == '.' || c == '_' || c == '~' || c == '/';
-    if (keep) {
+  for (char c : path)
+    if (is_unreserved(c) || c == '/')
       out.push_back(c);
-    } else {
-      auto u = static_cast<unsigned char>(c);
-      out.push_back('%');
-      out.push_back(hex[u >> 4]);
-      out.push_back(hex[u & 15]);
-    }
-  }
+    else
+      append_percent_encoded(out, c);
   return out;
 }
 

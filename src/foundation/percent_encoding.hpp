@@ -8,6 +8,10 @@
 namespace cafmcp::detail {
 
 bool is_hex_digit(char c);
+/// RFC 3986 unreserved: ALPHA / DIGIT / "-" / "." / "_" / "~".
+bool is_unreserved(char c);
+/// Appends `c` as %XX (uppercase hex, as RFC 3986 recommends).
+void append_percent_encoded(std::string& out, char c);
 
 /// A path for a URI: every byte but RFC 3986's unreserved characters and
 /// '/' becomes %XX, so a file name with a space, '#', '%', non-ASCII

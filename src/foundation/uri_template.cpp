@@ -54,31 +54,26 @@ bool is_alpha_digit(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-bool is_unreserved(char c) { return is_alpha_digit(c) || c == '-' || c == '.' || c == '_' || c == '~'; }
-
 bool is_reserved(char c) { return std::string_view(":/?#[]@!$&'()*+,;=").find(c) != std::string_view::npos; }
 
+using detail::append_percent_encoded;
 using detail::is_hex_digit;
+using detail::is_unreserved;
 using detail::percent_decode;
 
 bool contains(const char* set, char c) { return std::string_view(set).find(c) != std::string_view::npos; }
 
 std::string encode(std::string_view value, bool allow_reserved) {
-  static const char* hex = "0123456789ABCDEF";
   std::string out;
   for (std::size_t i = 0; i < value.size(); ++i) {
     char c = value[i];
     // Reserved expansion keeps existing pct-triplets as they are (RFC 6570
     // section 3.2.3), so an already-encoded value is not encoded twice.
     bool pct = c == '%' && i + 2 < value.size() && is_hex_digit(value[i + 1]) && is_hex_digit(value[i + 2]);
-    if (is_unreserved(c) || (allow_reserved && (is_reserved(c) || pct))) {
+    if (is_unreserved(c) || (allow_reserved && (is_reserved(c) || pct)))
       out.push_back(c);
-    } else {
-      auto u = static_cast<unsigned char>(c);
-      out.push_back('%');
-      out.push_back(hex[u >> 4]);
-      out.push_back(hex[u & 15]);
-    }
+    else
+      append_percent_encoded(out, c);
   }
   return out;
 }
