@@ -375,7 +375,7 @@ describe('the TypeScript SDK through haproxy when the node of its GET stream is 
     const s = await connectWith(transport, { name: 'cafmcp-interop-cluster' });
     let writer;
     try {
-      for (let i = 0; i < 50 && !streamNode; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 500 && !streamNode; i++) await new Promise((r) => setTimeout(r, 20)); // bounded: 10 s
       assert.ok(streamNode, 'the SDK opened its GET stream');
       const victim = cluster.nodes.find((n) => n.nodeId === streamNode);
       writer = await connectHttp(cluster.nodes.find((n) => n !== victim).url);

@@ -65,15 +65,18 @@ export async function startNode(redisUrl, nodeId, args = []) {
 }
 
 // Connects until something accepts on `port` (a bounded probe: haproxy
-// writes nothing when it is ready).
-async function accepting(port, ms = 10000) {
+// writes nothing when it is ready). Fails at once if `child` exits: then
+// what accepts there is not it (the port, free when picked, was taken
+// meanwhile).
+async function accepting(port, child, ms = 10000) {
   const deadline = Date.now() + ms;
   for (;;) {
+    if (child.exitCode !== null) throw new Error(`haproxy exited with ${child.exitCode} (port ${port} taken?)`);
     const ok = await new Promise((resolve) => {
       const s = connect(port, '127.0.0.1', () => { s.destroy(); resolve(true); });
       s.on('error', () => resolve(false));
     });
-    if (ok) return;
+    if (ok && child.exitCode === null) return;
     if (Date.now() > deadline) throw new Error(`nothing accepts on ${port}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -91,6 +94,10 @@ export async function startHaproxy(nodes, port, { affinity = false } = {}) {
 defaults
   mode http
   timeout connect 2s
+  # Without it a health check must finish within "inter" (500ms): a node
+  # slow to answer /healthz twice on a loaded machine would leave the
+  # round-robin, which the tests count on.
+  timeout check 2s
   timeout client 60s
   timeout server 60s
   option http-server-close
@@ -114,7 +121,7 @@ ${servers}
   writeFileSync(file, cfg);
   const child = spawn('haproxy', ['-f', file, '-db'], { stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr.resume();
-  await accepting(port);
+  await accepting(port, child);
   const stop = stopper(child);
   return {
     child, port, url: `http://127.0.0.1:${port}/mcp`,
