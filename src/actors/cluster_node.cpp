@@ -221,6 +221,16 @@ std::shared_ptr<stream_claim> cluster_node::claim(const std::string& id) {
   protocol::log_record r;
   r.claim = protocol::log_record::stream_claim{id, c->number};
   publish(std::move(r), nullptr);
+  // The stream is this node's only once the claim is in the log and read
+  // back: a node paused past its lease that reads on afterwards then reads
+  // the claim with the changes made meanwhile, and ends its copy of the
+  // stream before writing them (answering the client first let it write
+  // them to the old stream too). Read back, it also means this node has read
+  // everything logged before it (the fresh stream starts after that: see
+  // http_session::open_marked_stream). Bounded: with the log out of reach
+  // the lease lapses anyway and nothing is written until it is back.
+  std::unique_lock<std::mutex> g(claims_mtx_);
+  claim_read_.wait_for(g, rt_.options->cluster.log_timeout, [&] { return c->logged.load(); });
   return c;
 }
 
@@ -238,8 +248,10 @@ void cluster_node::settle_claim(const protocol::log_record& r) {
     return;
   }
   if (own(r)) {
-    if (r.claim->number == c->number)
+    if (r.claim->number == c->number) {
       c->logged = true;
+      claim_read_.notify_all();
+    }
   } else if (c->logged) {
     c->fenced = true;
   }

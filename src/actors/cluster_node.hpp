@@ -91,6 +91,7 @@ private:
   // log; until this node's own claim is read back, another's is older.
   struct claim_state;
   std::mutex claims_mtx_;
+  std::condition_variable claim_read_; // a claim of ours came back from the log
   std::unordered_map<std::string, std::weak_ptr<claim_state>> claims_;
   std::uint64_t claims_made_ = 0;
   // When the reader last heard from the log (steady clock, ns): what a

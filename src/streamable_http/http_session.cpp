@@ -355,8 +355,18 @@ void http_session::open_marked_stream(const std::shared_ptr<http_conn>& c,
     if (!missed.empty())
       last_mark_ = std::max(last_mark_, missed.back().first);
   }
+  claim_ = host_.core().claim_stream(id_); // returns once the claim is read back
+  if (!after) {
+    // Fresh: from the claim on. What the log told the session before it may
+    // have gone out on another node's stream (this node may have read it
+    // only now, or still hand it to this session later): none of it here.
+    if (auto before = host_.core().replay(id_, last_mark_.at); before.complete) {
+      if (!replayed_upto_ || *replayed_upto_ < before.upto)
+        replayed_upto_ = before.upto;
+      last_mark_ = std::max(last_mark_, stream_mark{before.upto, 0});
+    }
+  }
   auto from = after ? *after : last_mark_;
-  claim_ = host_.core().claim_stream(id_);
   s.delivered = s.history.last_seq(); // what is older was replayed, or predates this stream
   c->begin_sse(headers());
   c->send_text(priming_event(from.text(), options_.retry_hint.count()));
