@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,6 +67,11 @@ public:
   /// A node paused or cut off longer may have been taken over without
   /// knowing it yet: it holds what it would write until it hears again.
   virtual bool lease_holds() const = 0;
+  /// No stream of this session was claimed before this one, on any node (in
+  /// log order): no GET stream carried anything yet, so everything the log
+  /// told the session after this mark (its start) is owed to this stream.
+  /// nullopt: an earlier stream may have carried some of it.
+  virtual std::optional<log_mark> first_since() const { return std::nullopt; }
 };
 
 class server {

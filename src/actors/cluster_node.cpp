@@ -100,7 +100,7 @@ std::optional<protocol::session_record> cluster_node::known_session(const std::s
   {
     std::lock_guard<std::mutex> g(known_mtx_);
     if (auto it = known_.find(id); it != known_.end())
-      return it->second.second;
+      return it->second.latest.second;
   }
   // Announced elsewhere a moment ago, perhaps: read as far as the log
   // reaches now, then look again. (An unknown id costs one round trip; with
@@ -124,7 +124,7 @@ std::optional<protocol::session_record> cluster_node::known_session(const std::s
   std::unique_lock<std::mutex> g(known_mtx_);
   read_further_.wait_for(g, rt_.options->cluster.log_timeout, [&] { return read_upto_ >= *newest; });
   if (auto it = known_.find(id); it != known_.end())
-    return it->second.second;
+    return it->second.latest.second;
   return std::nullopt;
 }
 
@@ -134,9 +134,11 @@ void cluster_node::remember(const protocol::log_record::session_note& note, log_
     known_.erase(note.id);
     return; // its id stays in known_order_ until it comes round: harmless
   }
-  auto [it, added] = known_.insert_or_assign(note.id, std::make_pair(at, *note.record));
-  if (!added)
+  auto [it, added] = known_.try_emplace(note.id, known_session_entry{at, {at, *note.record}});
+  if (!added) {
+    it->second.latest = {at, *note.record};
     return;
+  }
   known_order_.push_back(note.id);
   while (known_.size() > rt_.options->cluster.max_known_sessions && !known_order_.empty()) {
     known_.erase(known_order_.front());
@@ -188,7 +190,7 @@ protocol::recent_log::replay cluster_node::replay(const std::string& id, log_mar
   {
     std::lock_guard<std::mutex> g(known_mtx_);
     if (auto it = known_.find(id); it != known_.end())
-      latest = it->second;
+      latest = it->second.latest;
   }
   std::lock_guard<std::mutex> g(recent_mtx_);
   return recent_.since(id, after, latest, rt_.options->list_changed_metadata);
@@ -203,6 +205,9 @@ struct cluster_node::claim_state : stream_claim {
     auto now = std::chrono::steady_clock::now().time_since_epoch().count();
     return now - heard_at->load() < lease.count();
   }
+  // Written by the reader before `logged`; read once the claim is logged.
+  std::optional<log_mark> first_since() const override { return logged.load() ? first : std::nullopt; }
+  std::optional<log_mark> first;
   const std::uint64_t number;
   const std::chrono::nanoseconds lease;
   std::shared_ptr<std::atomic<std::int64_t>> heard_at;
@@ -238,6 +243,17 @@ std::shared_ptr<stream_claim> cluster_node::claim(const std::string& id) {
 // current claim of that stream is now logged; another node's claim after
 // it takes the stream over.
 void cluster_node::settle_claim(const protocol::log_record& r) {
+  // The first claim of a session's stream in the log owes its client what
+  // the log told the session since it started (no stream carried it).
+  std::optional<log_mark> first;
+  {
+    std::lock_guard<std::mutex> g(known_mtx_);
+    if (auto it = known_.find(r.claim->id); it != known_.end()) {
+      if (!it->second.streamed)
+        first = it->second.started;
+      it->second.streamed = true;
+    }
+  }
   std::lock_guard<std::mutex> g(claims_mtx_);
   auto it = claims_.find(r.claim->id);
   if (it == claims_.end())
@@ -249,6 +265,7 @@ void cluster_node::settle_claim(const protocol::log_record& r) {
   }
   if (own(r)) {
     if (r.claim->number == c->number) {
+      c->first = first;
       c->logged = true;
       claim_read_.notify_all();
     }

@@ -104,9 +104,14 @@ private:
   // Sessions the log told of, newest record each, oldest first out past
   // cluster_options::max_known_sessions. Written by the reader thread, read
   // when a request names a session this node does not hold.
+  struct known_session_entry {
+    log_mark started; // its first record
+    std::pair<log_mark, protocol::session_record> latest;
+    bool streamed = false; // a claim of its GET stream was read
+  };
   mutable std::mutex known_mtx_;
   std::condition_variable read_further_;
-  std::unordered_map<std::string, std::pair<log_mark, protocol::session_record>> known_;
+  std::unordered_map<std::string, known_session_entry> known_;
   std::deque<std::string> known_order_;
   cluster::log_position read_upto_; // the last entry the reader handed on
   // Filled by the reader before it hands an entry on, so a replay and the

@@ -323,9 +323,11 @@ void http_session::open_stream(const std::shared_ptr<http_conn>& c,
 // this node's own messages of the session after it; a notification that
 // reaches this session later and was told here is dropped (route_marked).
 // The replay runs on this loop: it costs one walk over the node's recent
-// entries, paid once per resumption. Fresh: from now on, for what this
-// node kept may have reached the client on another node's stream, and a
-// message must not go out on two streams.
+// entries, paid once per resumption. Fresh, and the session's first stream
+// anywhere: the same, from the session's start (nothing carried it yet).
+// Fresh after another stream: from now on, for what this node kept may
+// have reached the client on that stream, and a message must not go out on
+// two streams.
 void http_session::open_marked_stream(const std::shared_ptr<http_conn>& c,
                                       const std::optional<stream_mark>& after) {
   auto& s = streams_.at(0);
@@ -334,42 +336,56 @@ void http_session::open_marked_stream(const std::shared_ptr<http_conn>& c,
       return answer_error(*c, 409, "This session already has an open GET stream", std::nullopt, headers());
     current->end_sse(); // the client came back: the new connection takes over
   }
+  // Resumed: the claim follows the replay (a 410 claims nothing). Fresh: it
+  // comes first, for only the log says whether a stream came before.
+  std::optional<stream_mark> from = after;
+  if (!after) {
+    claim_ = host_.core().claim_stream(id_); // returns once the claim is read back
+    if (auto since = claim_->first_since())
+      from = stream_mark{*since, 0};
+  }
   std::vector<std::pair<stream_mark, frame>> missed;
-  if (after) {
-    auto replay = host_.core().replay(id_, after->at);
-    if (!replay.complete)
+  bool replayed = false;
+  if (from) {
+    auto replay = host_.core().replay(id_, from->at);
+    if (replay.complete) {
+      replayed = true;
+      for (auto& [m, f] : replay.messages)
+        missed.emplace_back(stream_mark{m, 0}, std::move(f));
+      for (auto& e : s.history.kept_after(0))
+        if (e.mark > *from && (e.mark.own != 0 || e.mark.at > replay.upto))
+          missed.emplace_back(e.mark, e.data);
+      std::stable_sort(missed.begin(), missed.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      if (!replayed_upto_ || *replayed_upto_ < replay.upto)
+        replayed_upto_ = replay.upto;
+      last_mark_ = std::max(last_mark_, stream_mark{replay.upto, 0});
+      if (!missed.empty())
+        last_mark_ = std::max(last_mark_, missed.back().first);
+    } else if (after) {
       return answer_error(*c, 410,
                           "Events after " + after->text()
                             + " are no longer kept on this node; reconnect without Last-Event-ID",
                           std::nullopt, headers());
-    for (auto& [m, f] : replay.messages)
-      missed.emplace_back(stream_mark{m, 0}, std::move(f));
-    for (auto& e : s.history.kept_after(0))
-      if (e.mark > *after && (e.mark.own != 0 || e.mark.at > replay.upto))
-        missed.emplace_back(e.mark, e.data);
-    std::stable_sort(missed.begin(), missed.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    if (!replayed_upto_ || *replayed_upto_ < replay.upto)
-      replayed_upto_ = replay.upto;
-    last_mark_ = std::max(last_mark_, stream_mark{replay.upto, 0});
-    if (!missed.empty())
-      last_mark_ = std::max(last_mark_, missed.back().first);
+    }
   }
-  claim_ = host_.core().claim_stream(id_); // returns once the claim is read back
-  if (!after) {
-    // Fresh: from the claim on. What the log told the session before it may
-    // have gone out on another node's stream (this node may have read it
-    // only now, or still hand it to this session later): none of it here.
+  if (after)
+    claim_ = host_.core().claim_stream(id_); // returns once the claim is read back
+  if (!replayed) {
+    // Fresh after another stream (or the session's start no longer kept):
+    // from the claim on. What the log told the session before it may have
+    // gone out on another node's stream (this node may have read it only
+    // now, or still hand it to this session later): none of it here.
     if (auto before = host_.core().replay(id_, last_mark_.at); before.complete) {
       if (!replayed_upto_ || *replayed_upto_ < before.upto)
         replayed_upto_ = before.upto;
       last_mark_ = std::max(last_mark_, stream_mark{before.upto, 0});
     }
   }
-  auto from = after ? *after : last_mark_;
+  auto primed = replayed ? *from : last_mark_;
   s.delivered = s.history.last_seq(); // what is older was replayed, or predates this stream
   c->begin_sse(headers());
-  c->send_text(priming_event(from.text(), options_.retry_hint.count()));
+  c->send_text(priming_event(primed.text(), options_.retry_hint.count()));
   attach_stream(s, 0, c);
   for (auto& [m, f] : missed)
     write_marked(s, m, f);

@@ -5,7 +5,7 @@
 // by the test.
 import { spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -41,6 +41,27 @@ function waitForLine(child, stream, re, what, ms = 10000) {
   });
 }
 
+// SIGSTOP, then waits (bounded) until every thread of the process is
+// stopped: kill() returns once the signal is sent, and a process that still
+// runs a moment longer (seen on a loaded machine: one change read and
+// written 3 ms after the signal) is not yet the paused process a test means.
+export async function pauseProcess(child, ms = 5000) {
+  child.kill('SIGSTOP');
+  const deadline = Date.now() + ms;
+  const state = (task) => {
+    try {
+      const stat = readFileSync(`/proc/${child.pid}/task/${task}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    } catch { return 'T'; } // the thread ended: it runs no more either
+  };
+  for (;;) {
+    const tasks = readdirSync(`/proc/${child.pid}/task`);
+    if (tasks.every((t) => state(t) === 'T' || state(t) === 't')) return;
+    if (Date.now() > deadline) throw new Error(`process ${child.pid} did not stop within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+}
+
 export async function startRedis() {
   const port = await freePort();
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '',
@@ -49,7 +70,7 @@ export async function startRedis() {
   child.stdout.resume(); // keep draining its log
   return {
     child, port, url: `redis://127.0.0.1:${port}`,
-    pause: () => child.kill('SIGSTOP'),
+    pause: () => pauseProcess(child),
     resume: () => child.kill('SIGCONT'),
     stop: stopper(child),
   };

@@ -1,28 +1,30 @@
-// Reproduces two rare failures of interop_cluster under load (server-side
-// races with a window of about a millisecond) by injecting latency between
-// one node and Redis. Run by hand:
-//   EVERYTHING_SERVER=build/bin/everything-server node --test test/interop/cluster-races.repro.mjs
-// (NOPROXY=1: no injected latency.) NOT in CMake yet: see 1.
+// Two rare failures of interop_cluster under load (server-side races with a
+// window of about a millisecond), made deterministic by injecting latency
+// between one node and Redis (NOPROXY=1: none). In CTest as
+// interop_cluster_races.
 //
 // 1. interop_cluster's "a node paused past its stream lease" test. The node
 // taking a GET stream over (n2) answered 200 and replayed before its claim
 // was in the log; the paused node, continued once the client had the 200,
 // read the changes made meanwhile without the claim and wrote them to the
 // old stream. Fixed: cluster_node::claim returns once the claim is read
-// back. With 400 ms injected on n2's writes this failed every run before;
-// after the fix it failed 1 run in 13 (one extra event on the old stream),
-// cause not found yet: that is why it is not in CMake.
+// back. With 400 ms injected on n2's writes this failed every run before.
+// The 1 run in 13 that still failed after the fix was the test's own race:
+// kill(SIGSTOP) returns before the process stops, and on a loaded machine
+// the node read and wrote the first "paused" change 3 ms after the signal
+// (found with timestamps in the node). pauseProcess waits until every
+// thread is stopped.
 //
 // 2. interop_cluster's "a fresh GET on another node starts from now": a GET
 // without Last-Event-ID started from what the node had READ of the log, so
 // a node whose reader lagged sent a change the client already had on its
 // first stream again. Fixed: a fresh stream starts after the claim, which
-// is read back first (http_session::open_marked_stream). Passed 13 of 13.
+// is read back first (http_session::open_marked_stream).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { connectHttp } from './lib/harness.mjs';
-import { startRedis, startNode } from './lib/cluster.mjs';
+import { startRedis, startNode, pauseProcess } from './lib/cluster.mjs';
 import { rawSession, openStream, notificationsOf } from './lib/raw-http.mjs';
 const UPDATED = 'notifications/resources/updated';
 const call = (s, name, args) => s.client.callTool({ name, arguments: args });
@@ -60,7 +62,7 @@ test('a takeover answered before its claim is logged: the paused node writes not
     await call(near, 'update_resource', { uri: 'test://fenced', text: 'before' });
     const seen = await old.until((e) => e.data?.method === UPDATED);
     const heard = old.events.length;
-    n1.child.kill('SIGSTOP');
+    await pauseProcess(n1.child);
     for (let i = 0; i < 5; i++) await call(far, 'update_resource', { uri: 'test://fenced', text: `paused ${i}` });
     await new Promise((r) => setTimeout(r, LEASE_MS + 500));
     px.delay = Number(process.env.CLAIM_DELAY_MS ?? 400); // from here on: the claim is late
