@@ -73,11 +73,16 @@ TEST(StdioClientTransport, KilledServerReportsClosedAndSendFails) {
 TEST(StdioClientTransport, ChildIgnoringStdinEofIsTerminated) {
   recorder r;
   stdio_client_options o;
-  // Ignores stdin's EOF and SIGTERM alike: only SIGKILL ends it.
-  o.argv = {"sh", "-c", "trap '' TERM; while :; do sleep 1; done"};
+  // Ignores stdin's EOF and SIGTERM alike: only SIGKILL ends it. It says
+  // so once the trap is set: a SIGTERM before that would end it (however
+  // slowly the shell starts on a busy machine).
+  o.argv = {"sh", "-c",
+            "trap '' TERM; printf '{\"jsonrpc\":\"2.0\",\"method\":\"trapped\"}\\n'; "
+            "while :; do sleep 1; done"};
   o.close_grace = std::chrono::milliseconds(200);
   auto t = make_stdio_client_transport(o);
   t->start(r.handlers());
+  ASSERT_TRUE(r.wait_for([](const json& m) { return m.value("method", "") == "trapped"; }));
   t->close(); // bounded: grace, SIGTERM, grace, SIGKILL
   auto reason = r.wait_closed();
   ASSERT_TRUE(reason);
