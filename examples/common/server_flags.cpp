@@ -4,6 +4,7 @@
 #include <exception>
 
 #include <cafmcp/otel/environment.hpp>
+#include <cafmcp/otel/mcp_metrics.hpp>
 #include <cafmcp/otel/mcp_tracer.hpp>
 #include <cafmcp/otel/otlp_http_exporter.hpp>
 #include <cafmcp/startup_error.hpp>
@@ -34,6 +35,9 @@ server_flags::server_flags(CLI::App& app, std::string name, std::uint16_t defaul
   app.add_option("--otlp-endpoint", otlp_endpoint_,
                  "export traces over OTLP/HTTP(S) to this base URL, e.g. http://localhost:4318 "
                  "(the OTEL_* environment variables work too, OTEL_EXPORTER_OTLP_CERTIFICATE for a CA)");
+  app.add_flag("--metrics", metrics_,
+               "with --http: serve the server's metrics in Prometheus's text format at GET /metrics (same "
+               "Host/Origin/token checks as /mcp); metrics also go to the OTLP endpoint when one is set");
   app.add_option("--trace-file", trace_file_,
                  "write traces as OTLP/JSON lines to this file instead (Jaeger's UI loads it)");
   app
@@ -72,6 +76,18 @@ std::shared_ptr<cafmcp::tracer> server_flags::tracer() {
     throw cafmcp::startup_error(e.what());
   }
   return cafmcp::otel::make_mcp_tracer(provider_);
+}
+
+std::shared_ptr<cafmcp::metrics_registry> server_flags::metrics() {
+  auto registry = std::make_shared<cafmcp::metrics_registry>();
+  cafmcp::otel::provider_settings settings;
+  settings.default_service = name_;
+  if (!otlp_endpoint_.empty())
+    settings.otlp_endpoint = otlp_endpoint_;
+  metric_reader_ = cafmcp::otel::export_mcp_metrics(registry, settings);
+  if (metrics_)
+    http.metrics_path = "/metrics";
+  return metrics_ || metric_reader_ ? registry : nullptr;
 }
 
 int server_flags::serve(cafmcp::server& srv) {

@@ -2,6 +2,7 @@
 // The flags every example server binary takes, the same everywhere:
 //   --stdio (default) | --http [--host H] [--port P]
 //   --otlp-endpoint URL, --trace-file PATH (and the OTEL_* variables)
+//   --metrics (Prometheus text at GET /metrics with --http)
 //   --log-level LEVEL
 // and the start-up they choose. Every line goes to stderr, never stdout
 // (stdio's MCP stream), and each start-up failure is one line,
@@ -18,7 +19,8 @@
 
 namespace cafmcp::otel {
 class tracer_provider;
-}
+class periodic_metric_reader;
+} // namespace cafmcp::otel
 
 namespace examples {
 
@@ -43,6 +45,11 @@ public:
   /// --trace-file and the OTEL_* environment; nullptr when tracing is off.
   /// Throws cafmcp::startup_error for an endpoint or file it cannot use.
   std::shared_ptr<cafmcp::tracer> tracer();
+  /// The registry for server_options::metrics: kept when --metrics asks for
+  /// GET /metrics, or when an OTLP endpoint (--otlp-endpoint, the OTEL_*
+  /// environment) receives metrics every OTEL_METRIC_EXPORT_INTERVAL ms;
+  /// nullptr otherwise (metrics off, and free).
+  std::shared_ptr<cafmcp::metrics_registry> metrics();
   /// Serves `srv` on stdin/stdout until the client closes it, or over
   /// Streamable HTTP until SIGINT/SIGTERM, after saying where on stderr.
   /// Throws cafmcp::startup_error when HTTP cannot listen.
@@ -60,8 +67,10 @@ private:
   std::string tls_cert_; // with tls_key_: serve HTTPS
   std::string tls_key_;
   std::string log_level_ = "info";
+  bool metrics_ = false;
   // Declared in the program before its server: outlives it, flushes at exit.
   std::shared_ptr<cafmcp::otel::tracer_provider> provider_;
+  std::unique_ptr<cafmcp::otel::periodic_metric_reader> metric_reader_; // exports the last values at exit
 };
 
 } // namespace examples

@@ -78,6 +78,7 @@ int main(int argc, char** argv) {
     opts.name = "job-queue";
     opts.version = "1.0";
     opts.tracer = flags.tracer();
+    opts.metrics = flags.metrics();
     cafmcp::server srv(opts);
     job_queue queue;
     std::atomic<std::size_t> done{0};

@@ -111,6 +111,7 @@ int main(int argc, char** argv) {
 
   return flags.run([&] {
     opts.tracer = flags.tracer();
+    opts.metrics = flags.metrics();
     std::optional<cafmcp::server> made;
     try {
       made.emplace(opts);

@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
     opts.name = "resource-store-server";
     opts.tools = opts.resources = capability_mode::on;
     opts.tracer = flags.tracer();
+    opts.metrics = flags.metrics();
     server srv(opts);
     resource_store store(srv, {std::chrono::seconds(ttl_s),
                                max_entries,

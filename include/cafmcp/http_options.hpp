@@ -49,6 +49,12 @@ struct http_options {
   /// 2026-07-28 requests (each outside any session) in flight at once, open
   /// subscriptions/listen streams included; over it: 503.
   std::size_t max_stateless_requests = 100000;
+  /// GET here answers the server's metrics in Prometheus's text format
+  /// (server_options::metrics must be set: start() throws startup_error
+  /// otherwise). Empty: not served (404 like any other path). The request
+  /// passes the same Host, Origin and bearer-token checks as the MCP
+  /// endpoint, and needs no session.
+  std::string metrics_path;
   /// Event-loop threads (1..16). Connections are spread over them; each
   /// session lives on one, and its requests and streams are served there,
   /// so a broadcast's writes run on every loop at once.

@@ -10,6 +10,7 @@
 
 #include "cafmcp/json.hpp"
 #include "cafmcp/json_rpc.hpp"
+#include "cafmcp/metrics.hpp"
 #include "cafmcp/tracing.hpp"
 
 namespace cafmcp {
@@ -133,6 +134,10 @@ struct server_options {
 
   /// Tracing hook; nullptr: off.
   std::shared_ptr<cafmcp::tracer> tracer;
+  /// Where the server records its metrics (README "Metrics"); nullptr: off,
+  /// and free. The Streamable HTTP transport serves them at
+  /// http_options::metrics_path; otel/ exports them over OTLP.
+  std::shared_ptr<metrics_registry> metrics;
 };
 
 } // namespace cafmcp

@@ -82,23 +82,27 @@ batch_options batch_options_from_environment() {
   return b;
 }
 
-otlp_http_options otlp_http_options_from_environment(std::string endpoint) {
+otlp_http_options otlp_http_options_from_environment(std::string endpoint, std::string_view signal) {
   otlp_http_options o;
   o.endpoint = std::move(endpoint);
+  auto general = [](const char* what) { return std::string("OTEL_EXPORTER_OTLP_") + what; };
+  auto specific = [&](const char* what) {
+    return std::string("OTEL_EXPORTER_OTLP_") + std::string(signal) + "_" + what;
+  };
   // The signal-specific variable wins key by key over the general one.
-  for (auto* name : {"OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"}) {
-    auto h = env(name);
+  for (auto& name : {general("HEADERS"), specific("HEADERS")}) {
+    auto h = env(name.c_str());
     if (!h)
       continue;
     if (auto pairs = detail::parse_key_values(*h))
       for (auto& [k, v] : *pairs)
         o.headers[k] = v;
     else
-      std::fprintf(stderr, "cafmcp-otel: ignoring malformed %s\n", name);
+      std::fprintf(stderr, "cafmcp-otel: ignoring malformed %s\n", name.c_str());
   }
   // The signal-specific variable wins over the general one.
-  for (auto* name : {"OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"}) {
-    auto p = env(name);
+  for (auto& name : {general("PROTOCOL"), specific("PROTOCOL")}) {
+    auto p = env(name.c_str());
     if (!p)
       continue;
     if (*p == "http/protobuf")
@@ -107,13 +111,14 @@ otlp_http_options otlp_http_options_from_environment(std::string endpoint) {
       o.protocol = otlp_protocol::http_json;
     else
       std::fprintf(stderr, "cafmcp-otel: %s=%s is not supported (http/protobuf, http/json); keeping %s\n",
-                   name, p->c_str(), o.protocol == otlp_protocol::http_json ? "http/json" : "http/protobuf");
+                   name.c_str(), p->c_str(),
+                   o.protocol == otlp_protocol::http_json ? "http/json" : "http/protobuf");
   }
-  ms_from_env("OTEL_EXPORTER_OTLP_TIMEOUT", o.timeout);
-  ms_from_env("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", o.timeout);
+  ms_from_env(general("TIMEOUT").c_str(), o.timeout);
+  ms_from_env(specific("TIMEOUT").c_str(), o.timeout);
   // The CA file for https receivers; the signal-specific variable wins.
-  for (auto* name : {"OTEL_EXPORTER_OTLP_CERTIFICATE", "OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE"})
-    if (auto c = env(name); c && !c->empty())
+  for (auto& name : {general("CERTIFICATE"), specific("CERTIFICATE")})
+    if (auto c = env(name.c_str()); c && !c->empty())
       o.certificate_file = *c;
   return o;
 }

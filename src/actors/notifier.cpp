@@ -21,6 +21,8 @@ void drop_listener(notifier_state& st, std::uint64_t lid) {
 void forget(notifier_state& st, std::uint64_t id) {
   st.index.drop(id);
   if (auto it = st.sessions.find(id); it != st.sessions.end()) {
+    if (it->second.active)
+      --st.active_sessions;
     if (auto n = st.by_name.find(it->second.link.id); n != st.by_name.end() && n->second == id)
       st.by_name.erase(n);
     st.sessions.erase(it);
@@ -40,6 +42,17 @@ void unlisten(notifier_state& st, std::uint64_t session, const std::string& key)
       st.listeners_of_session.erase(it);
       return;
     }
+}
+
+// The gauges a scrape reads, after every change of what they count (a
+// store each: no scrape ever waits for the notifier).
+void update_gauges(runtime& rt) {
+  if (!rt.metrics)
+    return;
+  auto& st = *rt.notifier_data;
+  rt.metrics->sessions.set(static_cast<std::int64_t>(st.active_sessions));
+  rt.metrics->subscriptions.set(static_cast<std::int64_t>(st.index.subscriptions()));
+  rt.metrics->listeners.set(static_cast<std::int64_t>(st.listeners.size()));
 }
 
 // A listener's copy: the once-serialized notification with its
@@ -90,6 +103,8 @@ void broadcast(notifier_actor::pointer self, runtime& rt, json message, const br
     for (auto* l : listeners)
       deliver(self, *l, spliced);
     st.deliveries += listeners.size();
+    if (rt.metrics)
+      rt.metrics->notifications_delivered(facts.method, listeners.size());
   }
   if (targets.empty())
     return;
@@ -121,6 +136,8 @@ void broadcast(notifier_actor::pointer self, runtime& rt, json message, const br
     }
   }
   st.deliveries += targets.size();
+  if (rt.metrics)
+    rt.metrics->notifications_delivered(facts.method, targets.size());
   if (span) {
     span->set_attribute("mcp.method.name", std::string(facts.method));
     if (!facts.uri.empty())
@@ -189,6 +206,8 @@ void resync(notifier_actor::pointer self, runtime& rt, const trace_context& trac
           jsonrpc::wire_text(protocol::resource_updated_notification(uri)));
       deliver(self, m, f, mark_of(st, place++));
       ++st.deliveries;
+      if (rt.metrics)
+        rt.metrics->notifications_delivered("notifications/resources/updated", 1);
     }
   }
   for (auto& uri : st.index.exact_uris()) {
@@ -211,7 +230,11 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self, std:
   // that died meanwhile produces a down message right away.
   for (auto& [id, m] : st.sessions)
     self->monitor(m.link.handle);
-  self->set_down_handler([rt](caf::down_msg& dm) { forget(*rt->notifier_data, dm.source.id()); });
+  update_gauges(*rt);
+  self->set_down_handler([rt](caf::down_msg& dm) {
+    forget(*rt->notifier_data, dm.source.id());
+    update_gauges(*rt);
+  });
   return {
     [self, rt](join_atom, session_link& link) {
       auto id = link.handle.id();
@@ -229,7 +252,11 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self, std:
       st.by_name[link.id] = id;
       for (auto& [uri, is_template] : subs)
         st.index.subscribe(id, uri, is_template, rt->options->max_subscriptions_per_session);
-      st.sessions[id] = notifier_state::member{std::move(link), true};
+      auto& m = st.sessions[id];
+      if (!m.active)
+        ++st.active_sessions;
+      m = notifier_state::member{std::move(link), true};
+      update_gauges(*rt);
     },
     // Its state changed on another node (a subscription, the log level):
     // the copy here follows, in log order with the changes.
@@ -247,12 +274,17 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self, std:
         st.index.subscribe(n->second, uri, is_template, rt->options->max_subscriptions_per_session);
         uris.push_back(uri);
       }
+      update_gauges(*rt);
       caf::anon_send(m->second.link.handle, restate_atom::value, std::move(uris), level);
     },
     [](settle_atom, settlement_ptr& s) { s.reset(); }, // the broadcasts before it are out
     [rt](activate_atom, session_actor& s) {
-      if (auto it = rt->notifier_data->sessions.find(s.id()); it != rt->notifier_data->sessions.end())
+      auto& st = *rt->notifier_data;
+      if (auto it = st.sessions.find(s.id()); it != st.sessions.end() && !it->second.active) {
         it->second.active = true;
+        ++st.active_sessions;
+        update_gauges(*rt);
+      }
     },
     [rt](sub_atom, session_actor& s, std::string& uri, bool is_template) -> protocol::outcome {
       auto& st = *rt->notifier_data;
@@ -264,10 +296,12 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self, std:
         return jsonrpc::error{jsonrpc::code::invalid_params,
                               "Subscription limit reached (" + std::to_string(limit) + " per session)",
                               json{{"uri", uri}, {"limit", limit}}};
+      update_gauges(*rt);
       return json::object();
     },
     [rt](unsub_atom, session_actor& s, std::string& uri) -> protocol::outcome {
       rt->notifier_data->index.unsubscribe(s.id(), uri);
+      update_gauges(*rt);
       return json::object(); // idempotent: unknown subscriptions are fine
     },
     [self, rt](change_atom, protocol::change& c, trace_context& trace) {
@@ -340,9 +374,13 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self, std:
       }
       st.listeners_of_session.emplace(session, lid);
       st.listeners.emplace(lid, notifier_state::listener{std::move(req), session});
+      update_gauges(*rt);
       return json::object();
     },
-    [rt](unlisten_atom, session_actor& s, std::string& key) { unlisten(*rt->notifier_data, s.id(), key); },
+    [rt](unlisten_atom, session_actor& s, std::string& key) {
+      unlisten(*rt->notifier_data, s.id(), key);
+      update_gauges(*rt);
+    },
     [rt](stats_atom) -> server_stats {
       auto& st = *rt->notifier_data;
       server_stats s;

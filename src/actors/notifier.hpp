@@ -38,6 +38,7 @@ struct notifier_state {
   std::optional<log_mark> entry;
   std::size_t broadcasts = 0;
   std::size_t deliveries = 0;
+  std::size_t active_sessions = 0; // members with `active` set
 };
 
 notifier_actor::behavior_type change_notifier(notifier_actor::pointer self, std::shared_ptr<runtime> rt);

@@ -9,6 +9,7 @@
 #include "actors/cluster_node.hpp"
 #include "actors/messages.hpp"
 #include "actors/notifier.hpp"
+#include "actors/server_metrics.hpp"
 #include "actors/worker_pool.hpp"
 #include "protocol/registry.hpp"
 #include "protocol/request_state.hpp"
@@ -39,6 +40,10 @@ struct runtime {
   std::unique_ptr<cluster_node> cluster;
   // The last logged_change the server actor handled, across its restarts.
   std::atomic<std::uint64_t> logged_handled{0};
+
+  // Set when options->metrics is (after `cluster`, which it reads);
+  // declared last: its callbacks, which read the members above, end first.
+  std::unique_ptr<server_metrics> metrics;
 
   server_actor server() const;
   notifier_actor notifier() const;

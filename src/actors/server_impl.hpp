@@ -33,6 +33,8 @@ struct server::impl {
     rt = std::make_shared<actors::runtime>(*system, options);
     if (!options->cluster.url.empty()) // throws for a bad URL, before any actor exists
       rt->cluster = std::make_unique<actors::cluster_node>(*rt);
+    if (options->metrics)
+      rt->metrics = std::make_unique<actors::server_metrics>(*options->metrics, *rt);
     supervisor = system->spawn(actors::supervisor, rt, options->supervision);
     // Nothing may be sent to the server actor before it exists.
     caf::scoped_actor self{*system};

@@ -9,6 +9,7 @@
 #include "actors/runtime.hpp"
 #include "actors/session_ops.hpp"
 #include "actors/worker.hpp"
+#include "protocol/operation_metrics.hpp"
 #include "protocol/request_span.hpp"
 #include "protocol/stateless.hpp" // is_stateless_request: which path a request takes
 
@@ -65,15 +66,47 @@ void send_frame(self_ptr self, frame f, routing where) {
   }
 }
 
+// A request arrives: its span starts, its clock too (tracing or metrics on).
+void observe_request(self_ptr self, const jsonrpc::request& req, const std::string& key) {
+  auto& st = self->state;
+  auto* metrics = st.rt->metrics.get();
+  std::unique_ptr<span> s;
+  if (auto* t = st.rt->tracing())
+    s = protocol::start_request_span(
+      t, req, {st.id, st.env ? st.env->protocol_version : std::string(), st.out->network_transport()});
+  if (!s && !metrics)
+    return;
+  st.observed.erase(key); // a reused id replaces what it named
+  st.observed.emplace(key, observed_request(std::move(s), metrics ? &metrics->active_requests : nullptr,
+                                            protocol::metric_method_name(req.method)));
+}
+
+// How it ended, in its span and in mcp.server.operation.duration.
+void end_observed(self_ptr self, const std::string& key, const protocol::outcome* out,
+                  std::string_view error_type = {}) {
+  auto& observed = self->state.observed;
+  if (observed.empty())
+    return;
+  auto it = observed.find(key);
+  if (it == observed.end())
+    return;
+  auto& o = it->second;
+  std::string type = out ? protocol::error_type_of(*out) : std::string(error_type);
+  if (o.span) {
+    if (out)
+      protocol::finish_request_span(*o.span, *out);
+    else if (!type.empty())
+      o.span->set_error(type, "cancelled by the client");
+  }
+  if (auto* metrics = self->state.rt->metrics.get())
+    metrics->request_done(o.method, type,
+                          std::chrono::duration<double>(std::chrono::steady_clock::now() - o.start).count());
+  observed.erase(it);
+}
+
 // The request's span ends with its answer.
 void end_span(self_ptr self, const std::string& key, const protocol::outcome& out) {
-  auto& spans = self->state.spans;
-  if (spans.empty())
-    return;
-  if (auto it = spans.find(key); it != spans.end()) {
-    protocol::finish_request_span(*it->second, out);
-    spans.erase(it);
-  }
+  end_observed(self, key, &out);
 }
 
 void answer(self_ptr self, const jsonrpc::request_id& id, protocol::outcome out) {
@@ -252,8 +285,8 @@ void forward(self_ptr self, jsonrpc::request& req, const std::string& key,
   st.calls.emplace(key, flag);
   // Workers (and the mutations their handlers make) continue this trace.
   trace_context trace;
-  if (auto it = st.spans.find(key); it != st.spans.end())
-    trace = it->second->context();
+  if (auto it = st.observed.find(key); it != st.observed.end() && it->second.span)
+    trace = it->second.span->context();
   else
     trace = protocol::trace_context_from_meta(req.params.value_or(json::object()));
   call c{key,
@@ -272,10 +305,7 @@ void on_request(self_ptr self, jsonrpc::request& req) {
   if (st.calls.count(key))
     return fail(self, req.id,
                 error_of(jsonrpc::code::invalid_request, "Request id " + key + " is already in use"));
-  if (auto* t = st.rt->tracing())
-    if (auto s = protocol::start_request_span(
-          t, req, {st.id, st.env ? st.env->protocol_version : std::string(), st.out->network_transport()}))
-      st.spans[key] = std::move(s);
+  observe_request(self, req, key);
   if (st.out->stateless() || req.method == "server/discover"
       || (req.params && protocol::is_stateless_request(*req.params)))
     return serve_stateless(self, req, key);
@@ -313,8 +343,7 @@ void on_notification(self_ptr self, const jsonrpc::notification& n) {
     if (st.listens.erase(key)) { // a listen stream ends (stdio's way to close it)
       self->send(st.rt->notifier(), unlisten_atom::value, handle_of(self), key);
       st.stateless.erase(key);
-      if (auto s = st.spans.find(key); s != st.spans.end())
-        st.spans.erase(s); // the stream ended as the client asked: not an error
+      end_observed(self, key, nullptr); // the stream ended as the client asked: not an error
       if (!st.closed)
         st.out->end_request(key);
       return;
@@ -325,10 +354,7 @@ void on_notification(self_ptr self, const jsonrpc::notification& n) {
       st.stateless.erase(key);
       if (!st.closed) // no response will come: let the transport end the request
         st.out->end_request(key);
-      if (auto s = st.spans.find(key); s != st.spans.end()) {
-        s->second->set_error("cancelled", "cancelled by the client");
-        st.spans.erase(s);
-      }
+      end_observed(self, key, nullptr, "cancelled");
       close_if_drained(self);
     }
   }

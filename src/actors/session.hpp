@@ -3,12 +3,14 @@
 // the negotiated version and log level, the requests in flight (for
 // cancellation and progress), the requests this server made to the client,
 // and the way out to the transport.
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "actors/messages.hpp"
 #include "protocol/lifecycle.hpp"
@@ -16,6 +18,31 @@
 namespace cafmcp::actors {
 
 struct runtime;
+
+/// A request in flight, for the tracer (its SERVER span) and the metrics
+/// (its method and start; counted in active_requests while it lives).
+class observed_request {
+public:
+  observed_request(std::unique_ptr<cafmcp::span> s, gauge_series* active, std::string_view method)
+    : span(std::move(s)), method(method), start(std::chrono::steady_clock::now()), active_(active) {
+    if (active_)
+      active_->add(1);
+  }
+  observed_request(observed_request&& o) noexcept
+    : span(std::move(o.span)), method(o.method), start(o.start), active_(std::exchange(o.active_, nullptr)) {}
+  observed_request& operator=(observed_request&&) = delete;
+  ~observed_request() {
+    if (active_)
+      active_->add(-1);
+  }
+
+  std::unique_ptr<cafmcp::span> span; // null: tracing off or not sampled
+  std::string_view method;            // metric_method_name's (static text)
+  std::chrono::steady_clock::time_point start;
+
+private:
+  gauge_series* active_;
+};
 
 struct session_state {
   std::shared_ptr<runtime> rt;
@@ -30,8 +57,9 @@ struct session_state {
   // Our requests to the client, by the id we sent.
   std::unordered_map<std::string, std::shared_ptr<std::promise<protocol::outcome>>> asks;
   caf::actor_addr watched_server;
-  // Open SERVER spans of requests in flight, by id key (tracing on only).
-  std::unordered_map<std::string, std::unique_ptr<span>> spans;
+  // Requests in flight as tracing and metrics see them, by id key (only
+  // when either is on).
+  std::unordered_map<std::string, observed_request> observed;
   bool closed = false;
   // The client's input ended: close once `calls` is empty.
   bool draining = false;

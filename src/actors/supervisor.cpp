@@ -3,6 +3,7 @@
 #include <deque>
 
 #include "actors/notifier.hpp"
+#include "actors/runtime.hpp"
 #include "actors/server_actor.hpp"
 
 namespace cafmcp::actors {
@@ -68,9 +69,13 @@ caf::behavior supervisor(caf::event_based_actor* self, std::shared_ptr<runtime> 
     if (is_server) {
       start_server();
       ++rt->server_restarts;
+      if (rt->metrics)
+        rt->metrics->server_restarts.add();
     } else {
       start_notifier();
       ++rt->notifier_restarts;
+      if (rt->metrics)
+        rt->metrics->notifier_restarts.add();
     }
   });
   // Answered once the children above exist: the server handle waits for it.

@@ -74,4 +74,9 @@ std::size_t worker_pool::idle_threads() const {
   return st_->idle;
 }
 
+std::size_t worker_pool::busy_threads() const {
+  std::lock_guard<std::mutex> lock(st_->m); // both counts at one moment
+  return st_->threads - st_->idle;
+}
+
 } // namespace cafmcp::actors

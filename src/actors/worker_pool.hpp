@@ -22,6 +22,8 @@ public:
   std::size_t threads() const;
   /// Threads waiting for a call: the next call goes to one of them.
   std::size_t idle_threads() const;
+  /// Threads running a call now.
+  std::size_t busy_threads() const;
 
   struct state;
 

@@ -2,6 +2,7 @@
 
 #include "foundation/json_member.hpp"
 #include "protocol/change.hpp"
+#include "protocol/operation_metrics.hpp"
 
 namespace cafmcp::protocol {
 
@@ -52,20 +53,20 @@ std::unique_ptr<span> start_request_span(tracer* t, const jsonrpc::request& req,
 }
 
 void finish_request_span(span& s, const outcome& result) {
+  auto type = error_type_of(result); // the same value the duration metric records
+  if (type.empty())
+    return;
   if (auto* err = std::get_if<jsonrpc::error>(&result)) {
-    auto code = std::to_string(err->code);
-    s.set_attribute("rpc.response.status_code", code);
-    s.set_error(code, err->message);
+    s.set_attribute("rpc.response.status_code", type);
+    s.set_error(type, err->message);
     return;
   }
   const auto& r = std::get<json>(result);
-  if (member_or(r, "isError", false)) {
-    std::string text;
-    if (r.contains("content") && r["content"].is_array() && !r["content"].empty()
-        && r["content"][0].contains("text") && r["content"][0]["text"].is_string())
-      text = r["content"][0]["text"].get<std::string>();
-    s.set_error("tool_error", text);
-  }
+  std::string text;
+  if (r.contains("content") && r["content"].is_array() && !r["content"].empty()
+      && r["content"][0].contains("text") && r["content"][0]["text"].is_string())
+    text = r["content"][0]["text"].get<std::string>();
+  s.set_error(type, text);
 }
 
 void inject_trace_context(json& notification, const trace_context& ctx) {

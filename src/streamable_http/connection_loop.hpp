@@ -32,6 +32,8 @@ struct connection_counters {
   std::atomic<std::size_t> open_connections{0};
   std::atomic<std::size_t> open_streams{0};
   std::atomic<std::size_t> dropped_slow{0};
+  /// Bytes handed to connections and not yet written to their sockets.
+  std::atomic<std::size_t> queued_bytes{0};
 };
 
 /// Takes what a connection read. Both calls answer through `reply`, at once

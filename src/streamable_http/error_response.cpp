@@ -13,7 +13,7 @@ void answer_error(http_conn& reply, int status, const std::string& message,
   std::string extra = headers;
   if (status == 401)
     extra += "WWW-Authenticate: Bearer\r\n";
-  if (status == 405)
+  if (status == 405 && headers.find("Allow:") == std::string::npos) // the MCP endpoint's, unless told
     extra += "Allow: GET, POST, DELETE\r\n";
   reply.respond(status, "application/json", extra, std::make_shared<const std::string>(std::move(body)));
 }

@@ -12,7 +12,10 @@ http_conn::http_conn(tcp::socket socket, connection_loop& loop) : socket_(std::m
   ++loop_.counters.open_connections;
 }
 
-http_conn::~http_conn() { --loop_.counters.open_connections; }
+http_conn::~http_conn() {
+  --loop_.counters.open_connections;
+  loop_.counters.queued_bytes -= queued_bytes_; // what was never written
+}
 
 std::size_t http_conn::chunk::size() const {
   return text.size() + event_head_size + (body ? body->size() : 0) + (event ? event_tail.size() : 0);
@@ -170,6 +173,7 @@ void http_conn::enqueue(chunk c) {
   if (closed_)
     return;
   queued_bytes_ += c.size();
+  loop_.counters.queued_bytes += c.size();
   if (queued_bytes_ > loop_.limits.max_unread_bytes) {
     // This client stopped reading: it loses its connection, not anyone
     // else's delivery; what it missed stays in the stream's history.
@@ -286,6 +290,7 @@ bool http_conn::write_now(std::size_t total) {
 
 void http_conn::written(std::size_t bytes) {
   queued_bytes_ -= bytes;
+  loop_.counters.queued_bytes -= bytes;
   last_write_ = std::chrono::steady_clock::now();
   queue_.erase(queue_.begin(), queue_.begin() + static_cast<long>(in_flight_));
 }

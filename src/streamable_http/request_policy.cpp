@@ -95,17 +95,8 @@ std::optional<rejection> request_policy::check(const request_facts& r) const {
   auto target = r.target.substr(0, r.target.find('?'));
   if (target != path)
     return rejection{404, "Not found: the MCP endpoint is " + path};
-  // DNS rebinding: a foreign page resolving its own name to us sends its
-  // name as Host; only our own names are served.
-  if (!r.host || !listed(hosts, *r.host))
-    return rejection{403, "Forbidden: Host header not allowed"};
-  if (r.origin && !listed(origins, *r.origin))
-    return rejection{403, "Forbidden: Origin not allowed"};
-  if (token) {
-    auto expected = "Bearer " + *token;
-    if (!r.authorization || *r.authorization != expected)
-      return rejection{401, "Unauthorized: a bearer token is required"};
-  }
+  if (auto no = check_caller(r))
+    return no;
   if (r.method != "POST" && r.method != "GET" && r.method != "DELETE")
     return rejection{405, "Method not allowed: use POST, GET or DELETE"};
   auto accepts = [&](std::string_view type) { return r.accept && http::accepts(*r.accept, type); };
@@ -121,6 +112,21 @@ std::optional<rejection> request_policy::check(const request_facts& r) const {
   // gets the revision's own error, with its id).
   if (r.method != "POST" && r.protocol_version && !is_supported_protocol_version(*r.protocol_version))
     return rejection{400, "Unsupported MCP-Protocol-Version: " + std::string(*r.protocol_version)};
+  return std::nullopt;
+}
+
+std::optional<rejection> request_policy::check_caller(const request_facts& r) const {
+  // DNS rebinding: a foreign page resolving its own name to us sends its
+  // name as Host; only our own names are served.
+  if (!r.host || !listed(hosts, *r.host))
+    return rejection{403, "Forbidden: Host header not allowed"};
+  if (r.origin && !listed(origins, *r.origin))
+    return rejection{403, "Forbidden: Origin not allowed"};
+  if (token) {
+    auto expected = "Bearer " + *token;
+    if (!r.authorization || *r.authorization != expected)
+      return rejection{401, "Unauthorized: a bearer token is required"};
+  }
   return std::nullopt;
 }
 

@@ -60,6 +60,8 @@ struct request_policy {
 
   static request_policy from(const http_options& opts, std::uint16_t bound_port);
   std::optional<rejection> check(const request_facts& r) const;
+  /// Who may ask at all, on any path: Host, Origin, bearer token.
+  std::optional<rejection> check_caller(const request_facts& r) const;
 };
 
 } // namespace cafmcp::http

@@ -1,5 +1,6 @@
 #include "streamable_http/request_router.hpp"
 
+#include "cafmcp/prometheus_text.hpp"
 #include "cafmcp/protocol_version.hpp"
 
 #include "streamable_http/error_response.hpp"
@@ -13,6 +14,17 @@ std::optional<std::string_view> header(const request& req, std::string_view name
   if (it == req.end())
     return std::nullopt;
   return std::string_view(it->value().data(), it->value().size());
+}
+
+request_facts facts_of(const request& req) {
+  return request_facts{std::string_view(req.method_string().data(), req.method_string().size()),
+                       std::string_view(req.target().data(), req.target().size()),
+                       header(req, "Host"),
+                       header(req, "Origin"),
+                       header(req, "Accept"),
+                       header(req, "Content-Type"),
+                       header(req, "Authorization"),
+                       header(req, "MCP-Protocol-Version")};
 }
 
 } // namespace
@@ -100,14 +112,10 @@ void request_router::handle(const std::shared_ptr<http_conn>& c, request req) {
         return c->move_to(*loops_[*owner], std::move(req));
   if (req.method() == beast::http::verb::get && req.target() == health_path)
     return answer_health(c);
-  request_facts facts{std::string_view(req.method_string().data(), req.method_string().size()),
-                      std::string_view(req.target().data(), req.target().size()),
-                      header(req, "Host"),
-                      header(req, "Origin"),
-                      header(req, "Accept"),
-                      header(req, "Content-Type"),
-                      header(req, "Authorization"),
-                      header(req, "MCP-Protocol-Version")};
+  auto facts = facts_of(req);
+  if (!options_.metrics_path.empty()
+      && facts.target.substr(0, facts.target.find('?')) == options_.metrics_path)
+    return answer_metrics(c, facts);
   if (auto no = policy_.check(facts))
     return answer_error(*c, no->status, no->message, std::nullopt);
   switch (req.method()) {
@@ -141,6 +149,22 @@ void request_router::answer_health(const std::shared_ptr<http_conn>& c) {
   if (!h.ok)
     body["reason"] = h.reason;
   c->respond(200, "application/json", {}, std::make_shared<const std::string>(jsonrpc::wire_text(body)));
+}
+
+// For Prometheus: what the server counts, as text. Unlike /healthz it
+// tells a caller about the server's use (methods, sessions, failures), so
+// it passes the same Host, Origin and token checks as the MCP endpoint;
+// it needs no session. Collected here, on the loop: a read of atomics and
+// of each family's shard locks, never a wait for an actor.
+void request_router::answer_metrics(const std::shared_ptr<http_conn>& c, const request_facts& facts) {
+  if (auto no = policy_.check_caller(facts))
+    return answer_error(*c, no->status, no->message, std::nullopt);
+  if (facts.method != "GET")
+    return answer_error(*c, 405, "Method not allowed: GET " + options_.metrics_path, std::nullopt,
+                        "Allow: GET\r\n");
+  auto text = prometheus_text(srv_.options().metrics->collect());
+  c->respond(200, std::string(prometheus_content_type), {},
+             std::make_shared<const std::string>(std::move(text)));
 }
 
 void request_router::post(const std::shared_ptr<http_conn>& c, request& req) {

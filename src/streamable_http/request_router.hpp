@@ -56,6 +56,7 @@ public:
 
 private:
   void answer_health(const std::shared_ptr<http_conn>& c);
+  void answer_metrics(const std::shared_ptr<http_conn>& c, const request_facts& facts);
   void post(const std::shared_ptr<http_conn>& c, request& req);
   void post_stateless(const std::shared_ptr<http_conn>& c, request& req, jsonrpc::message& msg);
   std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, const request& req, bool required);

@@ -92,13 +92,38 @@ struct streamable_http::impl {
       l.reset();
   }
 
-  transport_counters counters;          // declared first: outlives the loops
-  std::optional<net::ssl::context> tls; // HTTPS; outlives the loops' connections
+  transport_counters counters;              // declared first: outlives the loops
+  std::vector<metric_observation> observed; // reads `counters`: unregistered before they go
+  std::optional<net::ssl::context> tls;     // HTTPS; outlives the loops' connections
   std::vector<std::unique_ptr<event_loop>> loops;
   std::optional<tcp::acceptor> acceptor; // on the first loop
   std::size_t next_loop = 0;
   std::uint16_t bound_port = 0;
   bool running = false;
+
+  // The transport's own numbers, read when the server's metrics are
+  // collected (a scrape, an OTLP export): plain loads of the counters above.
+  void observe(metrics_registry& r) {
+    auto gauge = [&](const char* name, const char* unit, const char* description,
+                     const std::atomic<std::size_t>& value, metric_kind kind = metric_kind::up_down_counter) {
+      observed.push_back(r.observe(name, unit, description, kind, [&value](metric_observer& o) {
+        o.observe(static_cast<std::int64_t>(value.load(std::memory_order_relaxed)));
+      }));
+    };
+    gauge("cafmcp.http.sessions", "{session}", "Streamable HTTP sessions", counters.sessions.sessions);
+    gauge("cafmcp.http.stateless_requests", "{request}",
+          "2026-07-28 requests in flight, open subscriptions/listen streams included",
+          counters.sessions.stateless_requests);
+    gauge("cafmcp.http.connections", "{connection}", "Open HTTP connections",
+          counters.connections.open_connections);
+    gauge("cafmcp.http.streams", "{stream}", "Open SSE streams", counters.connections.open_streams);
+    gauge("cafmcp.http.outbound.queued", "By",
+          "Bytes handed to connections and not yet written to their sockets (clients reading slowly)",
+          counters.connections.queued_bytes);
+    gauge("cafmcp.slow_consumers.dropped", "{connection}",
+          "Connections dropped because their client left more than max_unread_bytes unread",
+          counters.connections.dropped_slow, metric_kind::counter);
+  }
 
   // Connections take turns over the loops; a connection whose first
   // request belongs to a session elsewhere moves there (http_conn::move_to).
@@ -131,6 +156,12 @@ streamable_http::~streamable_http() { stop(); }
 void streamable_http::start() {
   auto& d = *impl_;
   auto& options = d.loops[0]->router.options();
+  auto& metrics = d.loops[0]->router.core().options().metrics;
+  if (!options.metrics_path.empty() && !metrics)
+    throw startup_error("metrics_path " + options.metrics_path
+                        + " is set, but the server keeps no metrics (server_options::metrics)");
+  if (metrics && d.observed.empty())
+    d.observe(*metrics);
   beast::error_code ec;
   auto address = net::ip::make_address(options.host == "localhost" ? "127.0.0.1" : options.host, ec);
   if (ec)

@@ -15,12 +15,16 @@ import protobuf from 'protobufjs';
 const require = createRequire(import.meta.url);
 const protoRoot = path.dirname(require.resolve('@elastic/mockotlpserver/package.json'));
 
-async function loadRequestType() {
+async function loadRequestTypes() {
   const root = new protobuf.Root();
   root.resolvePath = (_origin, target) => path.join(protoRoot, target);
-  await root.load('opentelemetry/proto/collector/trace/v1/trace_service.proto');
+  await root.load(['opentelemetry/proto/collector/trace/v1/trace_service.proto',
+    'opentelemetry/proto/collector/metrics/v1/metrics_service.proto']);
   root.resolveAll();
-  return root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
+  return {
+    '/v1/traces': root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest'),
+    '/v1/metrics': root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest'),
+  };
 }
 
 const HEX_IDS = { traceId: 32, spanId: 16, parentSpanId: 16 };
@@ -108,9 +112,25 @@ function toJsonForm(Request, message) {
 const attrValue = (v) => v.stringValue ?? v.boolValue ?? (v.intValue !== undefined ? Number(v.intValue) : v.doubleValue);
 const attrMap = (list = []) => Object.fromEntries(list.map((a) => [a.key, attrValue(a.value)]));
 
+// Every data point of an ExportMetricsServiceRequest, flattened: the
+// metric's name, unit and kind (sum, gauge, histogram) with the point.
+function metricPoints(parsed) {
+  const out = [];
+  for (const rm of parsed.resourceMetrics ?? []) {
+    const resource = attrMap(rm.resource?.attributes);
+    for (const sm of rm.scopeMetrics ?? [])
+      for (const m of sm.metrics ?? [])
+        for (const kind of ['sum', 'gauge', 'histogram'])
+          for (const p of m[kind]?.dataPoints ?? [])
+            out.push({ name: m.name, unit: m.unit, kind, monotonic: m[kind].isMonotonic, temporality: m[kind].aggregationTemporality, point: p, attrs: attrMap(p.attributes), resource, scope: sm.scope });
+  }
+  return out;
+}
+
 export async function startReceiver({ failFirst = 0 } = {}) {
-  const Request = await loadRequestType();
-  const state = { spans: [], requests: 0, rejected503: 0, failures: [], headers: [], bodies: [], waiters: [] };
+  const Requests = await loadRequestTypes();
+  // metricExports: one array of flattened points per accepted metrics request.
+  const state = { spans: [], metricExports: [], requests: 0, rejected503: 0, failures: [], headers: [], bodies: [], waiters: [] };
   const notify = () => state.waiters.splice(0).forEach((w) => w());
   const server = http.createServer((req, res) => {
     const chunks = [];
@@ -120,7 +140,8 @@ export async function startReceiver({ failFirst = 0 } = {}) {
       const raw = Buffer.concat(chunks);
       const type = req.headers['content-type'] || '';
       const binary = type.startsWith('application/x-protobuf');
-      if (req.method !== 'POST' || req.url !== '/v1/traces' || !(binary || type.startsWith('application/json'))) {
+      const Request = Requests[req.url];
+      if (req.method !== 'POST' || !Request || !(binary || type.startsWith('application/json'))) {
         state.failures.push(`bad request line or content type: ${req.method} ${req.url} ${type}`);
         res.writeHead(400).end();
         return notify();
@@ -145,6 +166,16 @@ export async function startReceiver({ failFirst = 0 } = {}) {
         const err = Request.verify(Request.toObject(Request.fromObject(proto)));
         if (err) throw new Error(err);
         const decoded = Request.decode(Request.encode(Request.fromObject(proto)).finish());
+        if (req.url === '/v1/metrics') {
+          const points = metricPoints(parsed);
+          const back = metricPoints(Request.toObject(decoded, { longs: String, enums: Number, defaults: false })).length;
+          if (points.length !== back) throw new Error(`binary round trip lost data points: ${points.length} -> ${back}`);
+          state.metricExports.push(points);
+          state.headers.push(req.headers);
+          state.bodies.push(binary ? raw : raw.toString('utf8'));
+          res.writeHead(200, { 'Content-Type': answer }).end(binary ? '' : '{}');
+          return notify();
+        }
         const count = parsed.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)).length;
         const back = decoded.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)).length;
         if (count !== back) throw new Error(`binary round trip lost spans: ${count} -> ${back}`);

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "cafmcp/otel/otlp_http_exporter.hpp"
 #include "cafmcp/otel/tracer.hpp"
@@ -34,6 +35,9 @@ std::shared_ptr<tracer_provider> provider_from_environment(const provider_settin
 std::optional<std::string> traces_endpoint_from_environment(const provider_settings& s = {});
 std::shared_ptr<sampler> sampler_from_environment();
 batch_options batch_options_from_environment();
-otlp_http_options otlp_http_options_from_environment(std::string endpoint);
+/// `signal`: which OTEL_EXPORTER_OTLP_<SIGNAL>_* variables win over the
+/// general ones ("TRACES", "METRICS").
+otlp_http_options otlp_http_options_from_environment(std::string endpoint,
+                                                     std::string_view signal = "TRACES");
 
 } // namespace cafmcp::otel

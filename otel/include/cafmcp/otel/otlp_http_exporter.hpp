@@ -16,14 +16,15 @@
 namespace cafmcp::otel {
 
 namespace detail {
-struct tls_client;
+class otlp_sender;
 }
 
 /// OTEL_EXPORTER_OTLP_PROTOCOL's http/protobuf and http/json.
 enum class otlp_protocol { http_protobuf, http_json };
 
 struct otlp_http_options {
-  otlp_protocol protocol = otlp_protocol::http_protobuf;
+  otlp_protocol protocol =
+    otlp_protocol::http_protobuf; // metrics: always http/json (see metric_exporter.hpp)
   /// The full URL: http://, or https:// (the receiver's certificate is
   /// verified, with its host name, against the system's CA store or
   /// certificate_file).
@@ -48,6 +49,7 @@ bool is_supported_endpoint(const std::string& url);
 class otlp_http_exporter : public span_exporter {
 public:
   otlp_http_exporter(otlp_http_options opts, resource res, std::string scope);
+  ~otlp_http_exporter() override;
   bool export_spans(const std::vector<span_data>& spans) override;
   /// Gives up at the earlier of `until` and the options' timeout; a
   /// Retry-After that points past it ends the export at once.
@@ -60,20 +62,15 @@ public:
   /// Spans the receiver reported as rejected (partialSuccess), in total.
   std::size_t rejected() const { return rejected_; }
   /// HTTP requests sent, retries included.
-  std::size_t requests() const { return requests_; }
+  std::size_t requests() const;
 
 private:
   bool post(const std::string& body, std::size_t spans, deadline until);
-  bool wait_before_retry(std::chrono::milliseconds wait, deadline until);
-  otlp_http_options opts_;
   resource resource_;
   std::string scope_;
-  std::string buffer_;                      // reused from batch to batch (one processor thread)
-  std::shared_ptr<detail::tls_client> tls_; // https endpoints only
-  std::atomic<std::size_t> rejected_{0}, requests_{0};
-  std::mutex stop_mtx_;
-  std::condition_variable stop_cv_;
-  bool stopped_ = false;
+  std::string buffer_; // reused from batch to batch (one processor thread)
+  std::unique_ptr<detail::otlp_sender> sender_;
+  std::atomic<std::size_t> rejected_{0};
 };
 
 } // namespace cafmcp::otel

@@ -1,0 +1,170 @@
+#include "cafmcp/otel/metric_exporter.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+#include "cafmcp/otel/otlp_metrics_json.hpp"
+
+#include "otlp_sender.hpp"
+
+namespace cafmcp::otel {
+namespace {
+
+std::optional<std::string> env(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v || !*v)
+    return std::nullopt;
+  return std::string(v);
+}
+
+std::size_t points_in(const metric_batch& b) {
+  std::size_t n = 0;
+  for (auto& m : b.metrics)
+    n += m.points.size();
+  return n;
+}
+
+// partialSuccess.rejectedDataPoints: reported, never retried.
+std::size_t rejected_in(const std::string& body) {
+  auto j = nlohmann::json::parse(body, nullptr, false);
+  if (!j.is_object() || !j.contains("partialSuccess") || !j["partialSuccess"].is_object())
+    return 0;
+  auto& ps = j["partialSuccess"];
+  std::size_t n = 0;
+  if (auto it = ps.find("rejectedDataPoints"); it != ps.end()) {
+    if (it->is_number_unsigned())
+      n = it->get<std::size_t>();
+    else if (it->is_string())
+      n = std::strtoull(it->get<std::string>().c_str(), nullptr, 10);
+  }
+  auto message = ps.contains("errorMessage") && ps["errorMessage"].is_string()
+                   ? ps["errorMessage"].get<std::string>()
+                   : std::string();
+  if (n > 0 || !message.empty())
+    std::fprintf(stderr, "cafmcp-otel: receiver rejected %zu data points: %s\n", n, message.c_str());
+  return n;
+}
+
+void ms_from_env(const char* name, std::chrono::milliseconds& target) {
+  auto v = env(name);
+  if (!v)
+    return;
+  char* end = nullptr;
+  long long n = std::strtoll(v->c_str(), &end, 10);
+  if (end && *end == '\0' && n > 0)
+    target = std::chrono::milliseconds(n);
+  else
+    std::fprintf(stderr, "cafmcp-otel: ignoring %s=%s (not a positive integer)\n", name, v->c_str());
+}
+
+} // namespace
+
+otlp_http_metric_exporter::otlp_http_metric_exporter(otlp_http_options opts, resource res,
+                                                     instrumentation_scope scope)
+  : resource_(std::move(res)), scope_(std::move(scope)), sender_(std::make_unique<detail::otlp_sender>([&] {
+      opts.protocol = otlp_protocol::http_json; // the only encoding metrics have here
+      return std::move(opts);
+    }())) {}
+
+otlp_http_metric_exporter::~otlp_http_metric_exporter() = default;
+
+std::size_t otlp_http_metric_exporter::requests() const { return sender_->requests(); }
+
+bool otlp_http_metric_exporter::export_metrics(const metric_batch& batch, deadline until) {
+  auto reply = sender_->post(encode_otlp_metrics_json(resource_, scope_, batch), "application/json",
+                             std::to_string(points_in(batch)) + " data points", until);
+  if (!reply)
+    return false;
+  rejected_ += rejected_in(*reply);
+  return true;
+}
+
+void otlp_http_metric_exporter::shutdown() { sender_->shutdown(); }
+
+periodic_metric_reader::periodic_metric_reader(std::function<metric_batch()> collect,
+                                               std::shared_ptr<otlp_http_metric_exporter> exporter,
+                                               periodic_reader_options options)
+  : collect_(std::move(collect)), exporter_(std::move(exporter)), options_(options) {
+  thread_ = std::thread([this] { run(); });
+}
+
+periodic_metric_reader::~periodic_metric_reader() {
+  {
+    std::lock_guard<std::mutex> g(mtx_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+  force_flush(); // the values since the last export
+  exporter_->shutdown();
+}
+
+bool periodic_metric_reader::force_flush() {
+  std::lock_guard<std::mutex> g(export_mtx_);
+  auto batch = collect_();
+  bool ok = exporter_->export_metrics(batch, std::chrono::steady_clock::now() + options_.timeout);
+  if (ok)
+    ++exports_;
+  return ok;
+}
+
+void periodic_metric_reader::run() {
+  std::unique_lock<std::mutex> lock(mtx_);
+  for (;;) {
+    if (cv_.wait_for(lock, options_.interval, [this] { return stopping_; }))
+      return;
+    lock.unlock();
+    force_flush();
+    lock.lock();
+  }
+}
+
+std::optional<std::string> metrics_endpoint_from_environment(const provider_settings& s) {
+  auto with_path = [](std::string base) {
+    while (!base.empty() && base.back() == '/')
+      base.pop_back();
+    return base + "/v1/metrics";
+  };
+  if (s.otlp_endpoint)
+    return with_path(*s.otlp_endpoint);
+  if (auto e = env("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"))
+    return e; // signal-specific: used exactly as given
+  if (auto e = env("OTEL_EXPORTER_OTLP_ENDPOINT"))
+    return with_path(*e);
+  return std::nullopt;
+}
+
+periodic_reader_options periodic_reader_options_from_environment() {
+  periodic_reader_options o;
+  ms_from_env("OTEL_METRIC_EXPORT_INTERVAL", o.interval);
+  ms_from_env("OTEL_METRIC_EXPORT_TIMEOUT", o.timeout);
+  return o;
+}
+
+std::unique_ptr<periodic_metric_reader> metric_reader_from_environment(std::function<metric_batch()> collect,
+                                                                       const provider_settings& s) {
+  auto disabled = env("OTEL_SDK_DISABLED");
+  if (disabled && *disabled == "true")
+    return nullptr;
+  auto kind = env("OTEL_METRICS_EXPORTER").value_or("otlp");
+  if (kind == "none")
+    return nullptr;
+  if (kind != "otlp")
+    std::fprintf(stderr, "cafmcp-otel: OTEL_METRICS_EXPORTER=%s is not supported (otlp, none); using otlp\n",
+                 kind.c_str());
+  auto endpoint = metrics_endpoint_from_environment(s);
+  if (!endpoint)
+    return nullptr;
+  auto opts = otlp_http_options_from_environment(*endpoint, "METRICS");
+  resource res = resource_from_environment(s.default_service);
+  if (s.service_name)
+    std::get<std::string>(res.attributes[0].second) = *s.service_name;
+  auto exporter = std::make_shared<otlp_http_metric_exporter>(std::move(opts), std::move(res),
+                                                              instrumentation_scope{s.scope, {}});
+  return std::make_unique<periodic_metric_reader>(std::move(collect), std::move(exporter),
+                                                  periodic_reader_options_from_environment());
+}
+
+} // namespace cafmcp::otel
