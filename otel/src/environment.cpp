@@ -5,28 +5,14 @@
 
 #include "cafmcp/otel/otlp.hpp"
 
+#include "environment_variables.hpp"
 #include "key_values.hpp"
 
-namespace cafmcp::otel {
+namespace cafmcp::otel::detail {
 namespace {
-
-std::optional<std::string> env(const char* name) {
-  const char* v = std::getenv(name);
-  if (!v || !*v)
-    return std::nullopt;
-  return std::string(v);
-}
-
-std::string lower(std::string s) {
-  for (auto& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// Durations and sizes must be positive integers; anything else keeps the
-// default, with a word on stderr (never stdout: it may carry MCP stdio).
+// Durations and sizes must be positive integers.
 template <class T>
-void positive_from_env(const char* name, T& target) {
+void positive_into(const char* name, T& target) {
   auto v = env(name);
   if (!v)
     return;
@@ -37,11 +23,36 @@ void positive_from_env(const char* name, T& target) {
   else
     std::fprintf(stderr, "cafmcp-otel: ignoring %s=%s (not a positive integer)\n", name, v->c_str());
 }
+} // namespace
+
+std::optional<std::string> env(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v || !*v)
+    return std::nullopt;
+  return std::string(v);
+}
+
+void positive_from_env(const char* name, long long& target) { positive_into(name, target); }
+void positive_from_env(const char* name, std::size_t& target) { positive_into(name, target); }
 
 void ms_from_env(const char* name, std::chrono::milliseconds& target) {
   long long ms = target.count();
   positive_from_env(name, ms);
   target = std::chrono::milliseconds(ms);
+}
+
+} // namespace cafmcp::otel::detail
+
+namespace cafmcp::otel {
+using detail::env;
+using detail::ms_from_env;
+using detail::positive_from_env;
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 std::string with_traces_path(std::string base) {

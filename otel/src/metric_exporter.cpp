@@ -7,17 +7,13 @@
 
 #include "cafmcp/otel/otlp_metrics_json.hpp"
 
+#include "environment_variables.hpp"
 #include "otlp_sender.hpp"
 
 namespace cafmcp::otel {
+using detail::env;
+using detail::ms_from_env;
 namespace {
-
-std::optional<std::string> env(const char* name) {
-  const char* v = std::getenv(name);
-  if (!v || !*v)
-    return std::nullopt;
-  return std::string(v);
-}
 
 std::size_t points_in(const metric_batch& b) {
   std::size_t n = 0;
@@ -45,18 +41,6 @@ std::size_t rejected_in(const std::string& body) {
   if (n > 0 || !message.empty())
     std::fprintf(stderr, "cafmcp-otel: receiver rejected %zu data points: %s\n", n, message.c_str());
   return n;
-}
-
-void ms_from_env(const char* name, std::chrono::milliseconds& target) {
-  auto v = env(name);
-  if (!v)
-    return;
-  char* end = nullptr;
-  long long n = std::strtoll(v->c_str(), &end, 10);
-  if (end && *end == '\0' && n > 0)
-    target = std::chrono::milliseconds(n);
-  else
-    std::fprintf(stderr, "cafmcp-otel: ignoring %s=%s (not a positive integer)\n", name, v->c_str());
 }
 
 } // namespace
