@@ -100,15 +100,19 @@ void broadcast(notifier_actor::pointer self, runtime& rt, json message, const br
   ++st.broadcasts;
   if (!listeners.empty()) {
     auto spliced = protocol::splice_subscription_id(message);
+    // Counted before the sends: a client that has the message then finds it
+    // counted (a scrape after it arrived never falls short).
+    if (rt.metrics)
+      rt.metrics->notifications_delivered(facts.method, listeners.size());
     for (auto* l : listeners)
       deliver(self, *l, spliced);
     st.deliveries += listeners.size();
-    if (rt.metrics)
-      rt.metrics->notifications_delivered(facts.method, listeners.size());
   }
   if (targets.empty())
     return;
   auto f = std::make_shared<const std::string>(jsonrpc::wire_text(message));
+  if (rt.metrics) // before the sends, as above
+    rt.metrics->notifications_delivered(facts.method, targets.size());
   // A span around each send (the server is the CLIENT side of a
   // notification in the semantic conventions), recorded as a group.
   std::unique_ptr<send_span_group> sends;
@@ -136,8 +140,6 @@ void broadcast(notifier_actor::pointer self, runtime& rt, json message, const br
     }
   }
   st.deliveries += targets.size();
-  if (rt.metrics)
-    rt.metrics->notifications_delivered(facts.method, targets.size());
   if (span) {
     span->set_attribute("mcp.method.name", std::string(facts.method));
     if (!facts.uri.empty())
@@ -204,10 +206,10 @@ void resync(notifier_actor::pointer self, runtime& rt, const trace_context& trac
       if (!f)
         f = std::make_shared<const std::string>(
           jsonrpc::wire_text(protocol::resource_updated_notification(uri)));
+      if (rt.metrics) // before the send, as in broadcast
+        rt.metrics->notifications_delivered("notifications/resources/updated", 1);
       deliver(self, m, f, mark_of(st, place++));
       ++st.deliveries;
-      if (rt.metrics)
-        rt.metrics->notifications_delivered("notifications/resources/updated", 1);
     }
   }
   for (auto& uri : st.index.exact_uris()) {
