@@ -159,6 +159,23 @@ TEST(OtlpHttpExporter, CountsPartialSuccessAndReadsChunkedReplies) {
   EXPECT_EQ(exporter.requests(), 2u);
 }
 
+// rejectedSpans is an int64 the collector writes: a negative one (read with
+// strtoull it was 2^64 - 1 spans) or a non-number rejects nothing, and a
+// count past int64 is the most there can be.
+TEST(OtlpHttpExporter, ANegativeOrUnreadableRejectedCountRejectsNothing) {
+  loopback_http_server rx({http_response(200, "", R"({"partialSuccess":{"rejectedSpans":"-1"}})"),
+                           http_response(200, "", R"({"partialSuccess":{"rejectedSpans":-3}})"),
+                           http_response(200, "", R"({"partialSuccess":{"rejectedSpans":"2x"}})"),
+                           http_response(200, "", R"({"partialSuccess":{"rejectedSpans":"3"}})")});
+  otlp_http_options json_encoding;
+  json_encoding.protocol = otlp_protocol::http_json;
+  auto exporter = exporter_for(rx, json_encoding);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_TRUE(exporter.export_spans(one_span()));
+  EXPECT_EQ(exporter.rejected(), 3u);
+  EXPECT_EQ(exporter.requests(), 4u);
+}
+
 // ExportTraceServiceResponse{partial_success{rejected_spans: 2, error_message: "x"}}.
 TEST(OtlpHttpExporter, CountsPartialSuccessInAProtobufReply) {
   using namespace std::string_literals;
