@@ -227,5 +227,15 @@ TEST(RetryAfter, DatesFarFromNowAreAWaitOfAYearOrNone) {
   EXPECT_EQ(detail::parse_retry_after("Sun, 06 Nov 1994 09:49:37 GMT", now), std::chrono::hours(1));
 }
 
+// Found by fuzz/collector_reply: delay-seconds of up to nine digits (31
+// years) came back as they were, past the cap a date gets.
+TEST(RetryAfter, DelaySecondsBeyondAYearAreAYear) {
+  auto now = std::chrono::system_clock::from_time_t(784111777);
+  EXPECT_EQ(detail::parse_retry_after("  99999999 ", now), std::chrono::hours(24 * 365));
+  EXPECT_EQ(detail::parse_retry_after("999999999", now), std::chrono::hours(24 * 365));
+  EXPECT_EQ(detail::parse_retry_after("31536000", now), std::chrono::hours(24 * 365)); // exactly a year
+  EXPECT_EQ(detail::parse_retry_after("31535999", now), std::chrono::seconds(31535999));
+}
+
 } // namespace
 } // namespace cafmcp::otel
