@@ -250,8 +250,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (!client.cancelled_any)
     for (auto& [key, n] : client.requests) {
-      if (!answered.count(key))
-        std::fprintf(stderr, "request %s not answered before the session closed\n", key.c_str());
+      if (!answered.count(key)) {
+        std::fprintf(stderr, "request %s not answered before the session closed; what came out:\n", key.c_str());
+        for (auto& text : out->frames)
+          std::fprintf(stderr, "  %s\n", text.c_str());
+      }
       FUZZ_CHECK(answered.count(key));
     }
   return 0;
