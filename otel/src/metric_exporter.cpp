@@ -9,6 +9,7 @@
 
 #include "environment_variables.hpp"
 #include "otlp_sender.hpp"
+#include "partial_success.hpp"
 
 namespace cafmcp::otel {
 using detail::env;
@@ -19,27 +20,6 @@ std::size_t points_in(const metric_batch& b) {
   std::size_t n = 0;
   for (auto& m : b.metrics)
     n += m.points.size();
-  return n;
-}
-
-// partialSuccess.rejectedDataPoints: reported, never retried.
-std::size_t rejected_in(const std::string& body) {
-  auto j = nlohmann::json::parse(body, nullptr, false);
-  if (!j.is_object() || !j.contains("partialSuccess") || !j["partialSuccess"].is_object())
-    return 0;
-  auto& ps = j["partialSuccess"];
-  std::size_t n = 0;
-  if (auto it = ps.find("rejectedDataPoints"); it != ps.end()) {
-    if (it->is_number_unsigned())
-      n = it->get<std::size_t>();
-    else if (it->is_string())
-      n = std::strtoull(it->get<std::string>().c_str(), nullptr, 10);
-  }
-  auto message = ps.contains("errorMessage") && ps["errorMessage"].is_string()
-                   ? ps["errorMessage"].get<std::string>()
-                   : std::string();
-  if (n > 0 || !message.empty())
-    std::fprintf(stderr, "cafmcp-otel: receiver rejected %zu data points: %s\n", n, message.c_str());
   return n;
 }
 
@@ -61,7 +41,9 @@ bool otlp_http_metric_exporter::export_metrics(const metric_batch& batch, deadli
                              std::to_string(points_in(batch)) + " data points", until);
   if (!reply)
     return false;
-  rejected_ += rejected_in(*reply);
+  // partialSuccess: reported, never retried (JSON: the only encoding here).
+  rejected_ += detail::report_partial_success(
+    detail::partial_success_in(*reply, otlp_protocol::http_json, "rejectedDataPoints"), "data points");
   return true;
 }
 

@@ -1,49 +1,20 @@
 #include "cafmcp/otel/otlp_http_exporter.hpp"
 
 #include <algorithm>
-#include <cstdio>
-
-#include <nlohmann/json.hpp>
 
 #include "cafmcp/otel/otlp_json.hpp"
 #include "cafmcp/otel/otlp_protobuf.hpp"
 
 #include "http_post.hpp"
 #include "otlp_sender.hpp"
+#include "partial_success.hpp"
 
 namespace cafmcp::otel {
 namespace {
 
-std::size_t report_rejected(std::size_t n, const std::string& message) {
-  if (n > 0 || !message.empty())
-    std::fprintf(stderr, "cafmcp-otel: receiver rejected %zu spans: %s\n", n, message.c_str());
-  return n;
-}
-
 // partialSuccess is a success the exporter must not retry, only report.
 std::size_t rejected_in(const std::string& body, otlp_protocol protocol) {
-  if (protocol == otlp_protocol::http_protobuf) {
-    auto ps = decode_otlp_protobuf_response(body);
-    if (!ps)
-      return 0;
-    return report_rejected(static_cast<std::size_t>(std::max<std::int64_t>(0, ps->rejected_spans)),
-                           ps->error_message);
-  }
-  auto j = nlohmann::json::parse(body, nullptr, false);
-  if (!j.is_object() || !j.contains("partialSuccess") || !j["partialSuccess"].is_object())
-    return 0;
-  auto& ps = j["partialSuccess"];
-  std::size_t n = 0;
-  if (auto it = ps.find("rejectedSpans"); it != ps.end()) {
-    if (it->is_number_unsigned())
-      n = it->get<std::size_t>();
-    else if (it->is_string())
-      n = std::strtoull(it->get<std::string>().c_str(), nullptr, 10); // int64 as a string
-  }
-  auto message = ps.contains("errorMessage") && ps["errorMessage"].is_string()
-                   ? ps["errorMessage"].get<std::string>()
-                   : std::string();
-  return report_rejected(n, message);
+  return detail::report_partial_success(detail::partial_success_in(body, protocol), "spans");
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "retry_after.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <string>
 
@@ -18,9 +19,11 @@ std::optional<std::chrono::milliseconds> parse_retry_after(std::string_view valu
   if (value.empty())
     return std::nullopt;
   if (value.find_first_not_of("0123456789") == std::string_view::npos) {
-    if (value.size() > 9) // beyond 30 years: treat as "much later", not overflow
+    if (value.size() > 9) // beyond 30 years: "much later", before stol could overflow
       return much_later;
-    return std::chrono::seconds(std::stol(std::string(value)));
+    // Capped as a far date is: "99999999" (three years) is no sensible wait either.
+    return std::min<std::chrono::milliseconds>(std::chrono::seconds(std::stol(std::string(value))),
+                                               much_later);
   }
   // The preferred IMF-fixdate form, e.g. "Sun, 06 Nov 1994 08:49:37 GMT";
   // senders must use it (RFC 9110 §5.6.7), so the obsolete forms are ignored.

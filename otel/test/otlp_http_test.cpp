@@ -162,6 +162,23 @@ TEST(OtlpHttpExporter, CountsPartialSuccessAndReadsChunkedReplies) {
   EXPECT_EQ(exporter.requests(), 2u);
 }
 
+// rejectedSpans is an int64 the collector writes: a negative one (read with
+// strtoull it was 2^64 - 1 spans) or a non-number rejects nothing, and a
+// count past int64 is the most there can be.
+TEST(OtlpHttpExporter, ANegativeOrUnreadableRejectedCountRejectsNothing) {
+  loopback_http_server rx({http_response(200, "", R"({"partialSuccess":{"rejectedSpans":"-1"}})"),
+                           http_response(200, "", R"({"partialSuccess":{"rejectedSpans":-3}})"),
+                           http_response(200, "", R"({"partialSuccess":{"rejectedSpans":"2x"}})"),
+                           http_response(200, "", R"({"partialSuccess":{"rejectedSpans":"3"}})")});
+  otlp_http_options json_encoding;
+  json_encoding.protocol = otlp_protocol::http_json;
+  auto exporter = exporter_for(rx, json_encoding);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_TRUE(exporter.export_spans(one_span()));
+  EXPECT_EQ(exporter.rejected(), 3u);
+  EXPECT_EQ(exporter.requests(), 4u);
+}
+
 // ExportTraceServiceResponse{partial_success{rejected_spans: 2, error_message: "x"}}.
 TEST(OtlpHttpExporter, CountsPartialSuccessInAProtobufReply) {
   using namespace std::string_literals;
@@ -211,6 +228,16 @@ TEST(RetryAfter, DatesFarFromNowAreAWaitOfAYearOrNone) {
   EXPECT_EQ(detail::parse_retry_after("Wed, 01 Jan 2300 00:00:00 GMT", now), std::chrono::hours(24 * 365));
   EXPECT_EQ(detail::parse_retry_after("Mon, 01 Jan 1600 00:00:00 GMT", now), 0ms);
   EXPECT_EQ(detail::parse_retry_after("Sun, 06 Nov 1994 09:49:37 GMT", now), std::chrono::hours(1));
+}
+
+// Found by fuzz/collector_reply: delay-seconds of up to nine digits (31
+// years) came back as they were, past the cap a date gets.
+TEST(RetryAfter, DelaySecondsBeyondAYearAreAYear) {
+  auto now = std::chrono::system_clock::from_time_t(784111777);
+  EXPECT_EQ(detail::parse_retry_after("  99999999 ", now), std::chrono::hours(24 * 365));
+  EXPECT_EQ(detail::parse_retry_after("999999999", now), std::chrono::hours(24 * 365));
+  EXPECT_EQ(detail::parse_retry_after("31536000", now), std::chrono::hours(24 * 365)); // exactly a year
+  EXPECT_EQ(detail::parse_retry_after("31535999", now), std::chrono::seconds(31535999));
 }
 
 } // namespace

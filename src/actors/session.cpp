@@ -41,8 +41,21 @@ void close_session(self_ptr self) {
 
 // A draining session ends with its last request in flight.
 void close_if_drained(self_ptr self) {
-  if (self->state.draining && self->state.calls.empty())
+  if (self->state.draining && self->state.calls.empty() && self->state.pending_answers == 0)
     close_session(self);
+}
+
+// An answer another actor computes (session.hpp: pending_answers): owe()
+// before the request, and each of its handlers wrapped in settles<Arg>().
+void owe(self_ptr self) { ++self->state.pending_answers; }
+
+template <class Arg, class F>
+auto settles(self_ptr self, F f) {
+  return [self, f = std::move(f)](Arg& x) mutable {
+    --self->state.pending_answers;
+    f(x);
+    close_if_drained(self);
+  };
 }
 
 void start_draining(self_ptr self) {
@@ -204,20 +217,21 @@ void initialize(self_ptr self, const jsonrpc::request& req) {
   env->log_level = st.log_level;
   st.env = std::move(env);
   st.phase = protocol::phase::initializing; // a second initialize is refused
+  owe(self);
   self->request(current_server(self), ask_timeout, init_atom::value, requested)
-    .then(
-      [self, id = req.id](json& result) {
-        answer_after_record(self, id, std::move(result));
-        self->state.init_answered = true;
-        if (self->state.initialized_early)
-          activate(self);
-      },
-      [self, id = req.id](caf::error& e) {
-        self->state.phase = protocol::phase::awaiting_initialize;
-        self->state.env.reset();
-        fail(self, id,
-             error_of(jsonrpc::code::internal_error, "initialize failed: " + self->system().render(e)));
-      });
+    .then(settles<json>(self,
+                        [self, id = req.id](json& result) {
+                          answer_after_record(self, id, std::move(result));
+                          self->state.init_answered = true;
+                          if (self->state.initialized_early)
+                            activate(self);
+                        }),
+          settles<caf::error>(self, [self, id = req.id](caf::error& e) {
+            self->state.phase = protocol::phase::awaiting_initialize;
+            self->state.env.reset();
+            fail(self, id,
+                 error_of(jsonrpc::code::internal_error, "initialize failed: " + self->system().render(e)));
+          }));
 }
 
 void set_level(self_ptr self, const jsonrpc::request& req) {
@@ -261,16 +275,18 @@ void subscribe(self_ptr self, const jsonrpc::request& req, bool on) {
     fail(self, id, error_of(jsonrpc::code::internal_error, self->system().render(e)));
   };
   if (!on) {
+    owe(self);
     self->request(self->state.rt->notifier(), ask_timeout, unsub_atom::value, handle_of(self), *uri)
-      .then(reply, broken);
+      .then(settles<protocol::outcome>(self, reply), settles<caf::error>(self, broken));
     return;
   }
   if (opts.subscribable && !opts.subscribable(*uri))
     return fail(self, req.id,
                 error_of(jsonrpc::code::invalid_params,
                          "Resource " + *uri + " is not subscribable on this server", json{{"uri", *uri}}));
+  owe(self);
   self->request(current_server(self), ask_timeout, sub_atom::value, handle_of(self), *uri)
-    .then(reply, broken);
+    .then(settles<protocol::outcome>(self, reply), settles<caf::error>(self, broken));
 }
 
 void forward(self_ptr self, jsonrpc::request& req, const std::string& key,

@@ -61,7 +61,13 @@ struct session_state {
   // when either is on).
   std::unordered_map<std::string, observed_request> observed;
   bool closed = false;
-  // The client's input ended: close once `calls` is empty.
+  // Answers another actor still owes (initialize from the server actor,
+  // resources/subscribe and unsubscribe): a draining session waits for
+  // them as for `calls`, or a client that ends its input right after
+  // sending them never hears back.
+  std::size_t pending_answers = 0;
+  // The client's input ended: close once `calls` is empty and no answer is
+  // pending.
   bool draining = false;
   // `initialized` arrived before our initialize result was ready (a
   // pipelining client): activate as soon as it is.

@@ -50,9 +50,13 @@ void sse_parser::line(std::string_view l, std::vector<sse_event>& out) {
       id_in_block_ = true;
     }
   } else if (field == "retry") {
+    // ASCII digits only (WHATWG): from_chars alone also reads "-1", and a
+    // negative delay made every reconnect immediate.
+    if (value.empty() || value.find_first_not_of("0123456789") != std::string_view::npos)
+      return;
     long ms = 0;
     auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
-    if (ec == std::errc() && p == value.data() + value.size() && !value.empty())
+    if (ec == std::errc())
       retry_ms_ = ms;
   }
 }

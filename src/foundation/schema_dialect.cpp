@@ -123,7 +123,7 @@ private:
     collect_anchors(node, now);
     renames r;
     if (style_ == style::modern)
-      r = translate(node);
+      r = translate(node, now);
     if (node.contains("$ref")) {
       if (!node["$ref"].is_string())
         throw std::invalid_argument("$ref must be a string at '" + now + "'");
@@ -176,8 +176,19 @@ private:
   }
 
   // 2020-12 spellings rewritten into their draft-7 equivalents.
-  renames translate(json& node) {
+  renames translate(json& node, const std::string& now) {
     renames r;
+    // Both dependent* keywords merge into draft 7's `dependencies`, which
+    // must then be an object of schemas or name lists; anything else was a
+    // json::type_error out of prepare() (found by fuzz/schema_dialect).
+    auto dependencies = [&]() -> json& {
+      if (!node.contains("dependencies"))
+        node["dependencies"] = json::object();
+      auto& deps = node["dependencies"];
+      if (!deps.is_object())
+        throw std::invalid_argument("dependencies must be an object at '" + now + "'");
+      return deps;
+    };
     node.erase("$schema");
     // 2020-12's default vocabulary makes `format` an annotation only.
     node.erase("format");
@@ -197,7 +208,7 @@ private:
       r.prefix_items = true;
     }
     if (node.contains("dependentSchemas") && node["dependentSchemas"].is_object()) {
-      auto& deps = node["dependencies"];
+      auto& deps = dependencies();
       for (auto& [key, schema] : node["dependentSchemas"].items()) {
         deps[key] = schema;
         r.dependent_schemas.push_back(key);
@@ -205,13 +216,19 @@ private:
       node.erase("dependentSchemas");
     }
     if (node.contains("dependentRequired") && node["dependentRequired"].is_object()) {
-      auto& deps = node["dependencies"];
+      auto& deps = dependencies();
       for (auto& [key, names] : node["dependentRequired"].items()) {
+        if (!names.is_array())
+          throw std::invalid_argument("dependentRequired/" + key + " must be an array of names at '" + now
+                                      + "'");
         if (!deps.contains(key)) {
           deps[key] = names;
         } else if (deps[key].is_object()) {
           // Both forms for one property: the schema also requires the names.
           auto& req = deps[key]["required"];
+          if (!req.is_null() && !req.is_array())
+            throw std::invalid_argument("required must be an array at '" + now + "/dependencies/" + key
+                                        + "'");
           for (auto& n : names)
             req.push_back(n);
         } else if (deps[key] == json(true)) {

@@ -4,30 +4,10 @@
 #include "cafmcp/protocol_version.hpp"
 
 #include "streamable_http/error_response.hpp"
+#include "streamable_http/request_facts.hpp"
 #include "streamable_http/session_id.hpp"
 
 namespace cafmcp::http {
-namespace {
-
-std::optional<std::string_view> header(const request& req, std::string_view name) {
-  auto it = req.find(beast::string_view(name.data(), name.size()));
-  if (it == req.end())
-    return std::nullopt;
-  return std::string_view(it->value().data(), it->value().size());
-}
-
-request_facts facts_of(const request& req) {
-  return request_facts{std::string_view(req.method_string().data(), req.method_string().size()),
-                       std::string_view(req.target().data(), req.target().size()),
-                       header(req, "Host"),
-                       header(req, "Origin"),
-                       header(req, "Accept"),
-                       header(req, "Content-Type"),
-                       header(req, "Authorization"),
-                       header(req, "MCP-Protocol-Version")};
-}
-
-} // namespace
 
 request_router::request_router(server& s, http_options o, session_counters& c, connection_loop& io)
   : srv_(s), options_(std::move(o)), counters_(c),
@@ -218,8 +198,7 @@ void request_router::post_stateless(const std::shared_ptr<http_conn>& c, request
     c->respond(202, {}, {}, nullptr);
     return;
   }
-  mirrored_headers h{header(req, "MCP-Protocol-Version"), header(req, "Mcp-Method"), header(req, "Mcp-Name")};
-  if (auto no = check_mirrored_headers(h, *req_msg))
+  if (auto no = check_mirrored_headers(mirrored_headers_of(req), *req_msg))
     return answer_error(*c, no->status, no->message, req_msg->id, {}, no->code);
   // Counted until the request's session ends (http_session::end).
   if (counters_.stateless_requests.fetch_add(1) >= options_.max_stateless_requests) {

@@ -36,3 +36,16 @@ TEST(SseParser, IncompleteEventWaitsAndBadRetryIsIgnored) {
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].data, "partial");
 }
+
+// Found by fuzz/sse_parser: "retry:-1" was taken as a delay of -1 ms.
+TEST(SseParser, RetryIsDigitsOnly) {
+  sse_parser p;
+  std::vector<sse_event> out;
+  p.feed("retry: 250\n\nretry:-1\n\nretry: +5\n\nretry: 1e3\n\n", out);
+  EXPECT_EQ(p.retry_ms(), 250);
+  p.feed("retry:99999999999999999999999\n\n", out); // past a long: ignored too
+  EXPECT_EQ(p.retry_ms(), 250);
+  p.feed("retry:0\n\n", out);
+  EXPECT_EQ(p.retry_ms(), 0);
+  EXPECT_TRUE(out.empty());
+}

@@ -2,6 +2,7 @@
 // JSON-RPC on the output, oversize lines answered, EOF ends with 0.
 #include <algorithm>
 #include <future>
+#include <set>
 #include <thread>
 
 #include <fcntl.h>
@@ -203,6 +204,34 @@ TEST(Stdio, EofAnswersRequestsStillInFlightBeforeExiting) {
   io.thread.join();
   EXPECT_EQ(io.status, 0);
   EXPECT_TRUE(eventually(srv, pinger, [](const server_stats& s) { return s.draining_sessions == 0; }));
+  EXPECT_EQ(io.output_after_exit(), "");
+}
+
+// initialize and resources/(un)subscribe are answered by the server actor
+// or the notifier, not by a worker: a client that closed stdin right after
+// sending them got no answer at all (the draining session closed at once).
+// Found by fuzz/mcp_dispatch (fuzz/corpus/mcp_dispatch/eof_after_*).
+TEST(Stdio, EofRightAfterInitializeAndSubscribeStillAnswersThem) {
+  server srv(all_on());
+  ASSERT_TRUE(applied(srv.add_resource(text_resource("test://r", "r", "x"))));
+  served_stdio io(srv);
+  io.p.write_line(
+    R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})");
+  io.p.write_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  io.p.write_line(R"({"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"test://r"}})");
+  io.p.write_line(R"({"jsonrpc":"2.0","id":3,"method":"resources/unsubscribe","params":{"uri":"test://r"}})");
+  io.eof();
+  std::set<int> answered;
+  for (int i = 0; i < 3; ++i) {
+    auto line = io.p.read_line();
+    ASSERT_FALSE(line.empty()) << "answers so far: " << answered.size();
+    auto m = json::parse(line);
+    EXPECT_TRUE(m.contains("result")) << line;
+    answered.insert(m.value("id", 0));
+  }
+  EXPECT_EQ(answered, (std::set<int>{1, 2, 3}));
+  io.thread.join();
+  EXPECT_EQ(io.status, 0);
   EXPECT_EQ(io.output_after_exit(), "");
 }
 

@@ -251,6 +251,24 @@ TEST(SchemaValidator, RefusesInvalidSchemasWithAClearMessage) {
   EXPECT_NE(message_of({{"not", 5}}), "(accepted)");
 }
 
+// dependentSchemas/dependentRequired merge into draft 7's `dependencies`:
+// when that is not an object, or a name list is not an array, the schema is
+// refused; it was a json::type_error out of the constructor (a server's
+// tool schema reaches the client's validator). Inputs in
+// fuzz/corpus/schema_dialect/dependencies_*.
+TEST(SchemaValidator, RefusesDependentKeywordsItCannotMerge) {
+  for (const char* text : {R"({"dependencies":1,"dependentRequired":{"a":["b"]}})",
+                           R"({"dependencies":1,"dependentSchemas":{"a":{}}})",
+                           R"({"dependencies":{"a":{"required":5}},"dependentRequired":{"a":["b"]}})",
+                           R"({"dependentRequired":{"a":"b"}})"})
+    EXPECT_THROW(schema_validator(json::parse(text)), std::invalid_argument) << text;
+  // Both forms for one property still merge.
+  schema_validator both(
+    json::parse(R"({"dependencies":{"a":{"required":["c"]}},"dependentRequired":{"a":["b"]}})"));
+  EXPECT_TRUE(both.validate(json::parse(R"({"a":1,"b":2})")).has_value());
+  EXPECT_FALSE(both.validate(json::parse(R"({"a":1,"b":2,"c":3})")).has_value());
+}
+
 TEST(SchemaValidator, RefusesReferenceCyclesThatWouldNeverEnd) {
   EXPECT_THROW(schema_validator(json::parse(
                  R"({"properties":{"a":{"$ref":"#/properties/b"},"b":{"$ref":"#/properties/a"}}})")),

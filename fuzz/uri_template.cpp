@@ -1,0 +1,65 @@
+// RFC 6570 templates (src/foundation/uri_template.cpp) from both sides: a
+// template a hostile server lists, a URI a hostile client reads. Input:
+// lines, the template, then a URI to match, then values for the template's
+// variables in order.
+//
+// A malformed template is refused with invalid_argument and nothing else.
+// A template built expands anything without throwing. What a URI matches
+// expands to a URI that matches again (the inverse the server relies on to
+// route resources/read), to the same values when the template has one
+// expression (with several, which split a match picks is a choice).
+#include "cafmcp/uri_template.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fuzz_check.hpp"
+#include "fuzz_input.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  auto lines = cafmcp::fuzz::split_lines(data, size);
+  if (lines.empty())
+    return 0;
+  std::optional<cafmcp::uri_template> t;
+  try {
+    t.emplace(std::string(lines[0]));
+  } catch (const std::invalid_argument&) {
+    return 0;
+  }
+  std::size_t expressions = 0;
+  {
+    // Variable names repeat in a template ("{x}/{x}"); count expressions by
+    // their braces instead.
+    for (char c : t->text())
+      expressions += c == '{';
+  }
+
+  cafmcp::uri_template::variables vars;
+  for (std::size_t i = 0; i < t->variable_names().size() && i + 2 < lines.size(); ++i)
+    vars.emplace(t->variable_names()[i], std::string(lines[i + 2]));
+  auto expanded = t->expand(vars);
+  t->match(expanded);
+
+  if (lines.size() < 2)
+    return 0;
+  auto matched = t->match(lines[1]);
+  if (!matched)
+    return 0;
+  for (auto& [name, value] : *matched) {
+    bool known = false;
+    for (auto& n : t->variable_names())
+      known = known || n == name;
+    FUZZ_CHECK(known);
+  }
+  auto again = t->expand(*matched);
+  auto back = t->match(again);
+  FUZZ_CHECK(back.has_value());
+  if (expressions == 1)
+    FUZZ_CHECK(*back == *matched);
+  return 0;
+}
