@@ -1,6 +1,6 @@
 #pragma once
 // The flags every example server binary takes, the same everywhere:
-//   --stdio (default) | --http [--host H] [--port P]
+//   --stdio (default) | --http [--host H] [--port P] [--shutdown-grace-ms MS]
 //   --otlp-endpoint URL, --trace-file PATH (and the OTEL_* variables)
 //   --log-level LEVEL
 // and the start-up they choose. Every line goes to stderr, never stdout

@@ -49,6 +49,15 @@ struct http_options {
   /// 2026-07-28 requests (each outside any session) in flight at once, open
   /// subscriptions/listen streams included; over it: 503.
   std::size_t max_stateless_requests = 100000;
+  /// stop() (and run() on SIGINT/SIGTERM): the transport stops accepting,
+  /// answers new requests 503, ends 2026-07-28 listen streams with their
+  /// completion result, and lets requests in flight be answered for up to
+  /// this long. What is still unanswered then gets a JSON-RPC error (HTTP
+  /// 503, or the last event of its SSE stream): never a silent close.
+  std::chrono::milliseconds shutdown_grace{std::chrono::seconds(10)};
+  /// After that, how long clients may take to read what was written to
+  /// them before their connections are closed regardless.
+  std::chrono::milliseconds shutdown_flush_timeout{std::chrono::seconds(2)};
   /// Event-loop threads (1..16). Connections are spread over them; each
   /// session lives on one, and its requests and streams are served there,
   /// so a broadcast's writes run on every loop at once.

@@ -63,6 +63,9 @@ struct connection_loop {
   connection_counters& counters;
   request_handler* handler = nullptr; // set before the loop runs
   std::string write_buffer;           // small writes, flattened
+  /// Connections with bytes queued or being written: a shutdown waits for
+  /// none before it stops the loop (loop thread only).
+  std::size_t unwritten = 0;
   /// Connections with frames queued and no write yet: their writes start
   /// together on the loop's next step, each taking all its queued frames.
   /// Only keeps a reference to ioc (declared after it, constructed before

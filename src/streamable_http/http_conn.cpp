@@ -177,6 +177,7 @@ void http_conn::enqueue(chunk c) {
     return drop();
   }
   queue_.push_back(std::move(c));
+  count_unwritten(true);
   if (writing_ || write_scheduled_)
     return; // the write in flight (or about to start) takes it along
   // Start the write once the event loop has run what is already queued for
@@ -198,6 +199,7 @@ void http_conn::write_next() {
   for (;;) {
     if (queue_.empty()) {
       writing_ = false;
+      count_unwritten(false);
       if (close_after_write_)
         return finish();
       if (read_after_write_) {
@@ -292,10 +294,21 @@ void http_conn::written(std::size_t bytes) {
 
 void http_conn::drop() { finish(); }
 
+void http_conn::count_unwritten(bool has_bytes) {
+  if (has_bytes == counted_unwritten_)
+    return;
+  counted_unwritten_ = has_bytes;
+  if (has_bytes)
+    ++loop_.unwritten;
+  else
+    --loop_.unwritten;
+}
+
 void http_conn::finish() {
   if (closed_)
     return;
   closed_ = true;
+  count_unwritten(false);
   if (sse_)
     --loop_.counters.open_streams;
   beast::error_code ec;

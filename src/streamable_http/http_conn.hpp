@@ -82,6 +82,7 @@ private:
   bool write_now(std::size_t total);
   void written(std::size_t bytes);
   void finish();
+  void count_unwritten(bool has_bytes);
 
   tcp::socket socket_;
   connection_loop& loop_;
@@ -107,6 +108,7 @@ private:
   bool read_after_write_ = false;
   bool close_after_write_ = false;
   bool closed_ = false;
+  bool counted_unwritten_ = false; // in loop_.unwritten
   char watch_byte_[64];
   std::chrono::steady_clock::time_point last_write_ = std::chrono::steady_clock::now();
 };

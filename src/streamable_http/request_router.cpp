@@ -38,10 +38,32 @@ void request_router::refuse(const std::shared_ptr<http_conn>& reply, int status,
 }
 
 void request_router::ended(const http_session& s) {
-  if (s.stateless())
-    --counters_.stateless_requests;
-  else if (sessions_.erase(s.id()))
+  if (s.stateless()) {
+    if (stateless_.erase(&s))
+      --counters_.stateless_requests;
+  } else if (sessions_.erase(s.id()))
     --counters_.sessions;
+}
+
+void request_router::drain() {
+  shutting_down_ = true;
+  // Copies: a session that has nothing in flight ends (and leaves the map)
+  // on a later turn of the loop, but never during the walk.
+  auto all = sessions_;
+  for (auto& [id, s] : all)
+    s->drain();
+  auto stateless = stateless_;
+  for (auto& [p, s] : stateless)
+    s->drain();
+}
+
+void request_router::end_all(int status, const std::string& why) {
+  auto all = sessions_; // end() removes each from the map
+  for (auto& [id, s] : all)
+    s->end(status, why);
+  auto stateless = stateless_;
+  for (auto& [p, s] : stateless)
+    s->end(status, why);
 }
 
 std::shared_ptr<http_session> request_router::find(const std::shared_ptr<http_conn>& c, const request& req,
@@ -110,6 +132,8 @@ void request_router::handle(const std::shared_ptr<http_conn>& c, request req) {
                       header(req, "MCP-Protocol-Version")};
   if (auto no = policy_.check(facts))
     return answer_error(*c, no->status, no->message, std::nullopt);
+  if (shutting_down_ && req.method() == beast::http::verb::get)
+    return answer_error(*c, 503, "Server shutting down", std::nullopt, "Retry-After: 1\r\n");
   switch (req.method()) {
     case beast::http::verb::post: return post(c, req);
     case beast::http::verb::get:
@@ -150,6 +174,9 @@ void request_router::post(const std::shared_ptr<http_conn>& c, request& req) {
     return answer_error(*c, 400, bad->err.message, bad->id, {}, bad->err.code);
   auto& msg = std::get<jsonrpc::message>(parsed);
   auto* req_msg = std::get_if<jsonrpc::request>(&msg);
+  if (shutting_down_ && req_msg) // what answers a request in flight still passes
+    return answer_error(*c, 503, "Server shutting down; this request was not started", req_msg->id,
+                        "Retry-After: 1\r\n");
   bool initialize = req_msg && req_msg->method == "initialize"; // the one method we know
   auto version = header(req, "MCP-Protocol-Version");
   bool has_session = header(req, "Mcp-Session-Id").has_value();
@@ -207,6 +234,7 @@ void request_router::post_stateless(const std::shared_ptr<http_conn>& c, request
   }
   auto session = std::make_shared<http_session>(std::string(), *this, true);
   session->attach(srv_.connect(session));
+  stateless_.emplace(session.get(), session);
   auto key = jsonrpc::to_key(req_msg->id);
   session->post_request(c, std::move(key), std::move(msg), false);
 }
