@@ -67,10 +67,13 @@ void request_router::end_all(int status, const std::string& why) {
 }
 
 std::shared_ptr<http_session> request_router::find(const std::shared_ptr<http_conn>& c, const request& req,
-                                                   bool required) {
+                                                   bool required,
+                                                   const std::optional<jsonrpc::request_id>& request_id) {
   auto id = header(req, "Mcp-Session-Id");
   if (!id) {
     if (required)
+      // No id: the request was malformed as HTTP, not refused as a call (a
+      // client reports it as an HTTP failure of that request).
       answer_error(*c, 400, "Bad Request: Mcp-Session-Id header is required", std::nullopt);
     return nullptr;
   }
@@ -86,11 +89,11 @@ std::shared_ptr<http_session> request_router::find(const std::shared_ptr<http_co
     if (!srv_.options().cluster.url.empty())
       if (auto h = srv_.health(); !h.ok) {
         answer_error(*c, 503, "This node cannot read the cluster's sessions now (" + h.reason + "); retry",
-                     std::nullopt);
+                     request_id);
         return nullptr;
       }
   }
-  answer_error(*c, 404, "Session not found: it ended or never existed; initialize again", std::nullopt);
+  answer_error(*c, 404, "Session not found: it ended or never existed; initialize again", request_id);
   return nullptr;
 }
 
@@ -196,7 +199,7 @@ void request_router::post(const std::shared_ptr<http_conn>& c, request& req) {
     session->attach(srv_.connect(session, id));
     sessions_.emplace(id, session);
   } else {
-    session = find(c, req, true);
+    session = find(c, req, true, req_msg ? std::optional<jsonrpc::request_id>(req_msg->id) : std::nullopt);
     if (!session)
       return;
   }

@@ -69,7 +69,10 @@ private:
   void answer_health(const std::shared_ptr<http_conn>& c);
   void post(const std::shared_ptr<http_conn>& c, request& req);
   void post_stateless(const std::shared_ptr<http_conn>& c, request& req, jsonrpc::message& msg);
-  std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, const request& req, bool required);
+  /// The session `req` names, or nullptr once `c` was answered (400, 404,
+  /// 503); a POST's 404 or 503 carries its request's `id`.
+  std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, const request& req, bool required,
+                                     const std::optional<jsonrpc::request_id>& id = std::nullopt);
   std::shared_ptr<http_session> adopt(const std::string& id);
 
   server& srv_;
