@@ -136,7 +136,7 @@ void request_router::handle(const std::shared_ptr<http_conn>& c, request req) {
   if (auto no = policy_.check(facts))
     return answer_error(*c, no->status, no->message, std::nullopt);
   if (shutting_down_ && req.method() == beast::http::verb::get)
-    return answer_error(*c, 503, "Server shutting down", std::nullopt, "Retry-After: 1\r\n");
+    return answer_error(*c, 503, "Server shutting down", std::nullopt);
   switch (req.method()) {
     case beast::http::verb::post: return post(c, req);
     case beast::http::verb::get:
@@ -178,8 +178,7 @@ void request_router::post(const std::shared_ptr<http_conn>& c, request& req) {
   auto& msg = std::get<jsonrpc::message>(parsed);
   auto* req_msg = std::get_if<jsonrpc::request>(&msg);
   if (shutting_down_ && req_msg) // what answers a request in flight still passes
-    return answer_error(*c, 503, "Server shutting down; this request was not started", req_msg->id,
-                        "Retry-After: 1\r\n");
+    return answer_error(*c, 503, "Server shutting down; this request was not started", req_msg->id);
   bool initialize = req_msg && req_msg->method == "initialize"; // the one method we know
   auto version = header(req, "MCP-Protocol-Version");
   bool has_session = header(req, "Mcp-Session-Id").has_value();

@@ -29,8 +29,9 @@ struct transport_counters {
 // declared after the io it serves: it is destroyed first.
 struct event_loop {
   event_loop(server& srv, const http_options& o, transport_counters& c)
-    : io({o.max_body_bytes, o.max_header_bytes, o.max_unread_bytes}, c.connections,
-         &http_conn::start_due_write),
+    : io({o.max_body_bytes, o.max_header_bytes, o.max_unread_bytes, o.max_connections,
+          o.request_header_timeout, o.request_body_timeout},
+         c.connections, &http_conn::start_due_write),
       router(srv, o, c.sessions, io), ticker(io.ioc), shutdown_poll(io.ioc) {}
   connection_loop io;
   request_router router;
