@@ -32,6 +32,29 @@ server_flags::server_flags(CLI::App& app, std::string name, std::uint16_t defaul
   app.add_option("--port", http.port, "port (0: any free port, printed on stderr)")->capture_default_str();
   app.add_option("--tls-cert", tls_cert_, "serve HTTPS with this PEM certificate chain (needs --tls-key)");
   app.add_option("--tls-key", tls_key_, "the PEM private key of --tls-cert");
+  app
+    .add_option_function<std::int64_t>(
+      "--shutdown-grace-ms", [this](std::int64_t ms) { http.shutdown_grace = std::chrono::milliseconds(ms); },
+      "HTTP: on SIGINT/SIGTERM, how long requests in flight may still be answered before they get an error "
+      "(default "
+        + std::to_string(http.shutdown_grace.count()) + ")")
+    ->check(CLI::Range(std::int64_t{0}, std::int64_t{3600000}));
+  app.add_option("--max-connections", http.max_connections, "HTTP: open connections; one more gets 503")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  app
+    .add_option_function<std::int64_t>(
+      "--request-header-timeout-ms",
+      [this](std::int64_t ms) { http.request_header_timeout = std::chrono::milliseconds(ms); },
+      "HTTP: a request's header must arrive within this (idle keep-alive connections close then) (default "
+        + std::to_string(http.request_header_timeout.count()) + ")")
+    ->check(CLI::Range(std::int64_t{1}, std::int64_t{3600000}));
+  app
+    .add_option_function<std::int64_t>(
+      "--request-body-timeout-ms",
+      [this](std::int64_t ms) { http.request_body_timeout = std::chrono::milliseconds(ms); },
+      "HTTP: then its body within this (default " + std::to_string(http.request_body_timeout.count()) + ")")
+    ->check(CLI::Range(std::int64_t{1}, std::int64_t{3600000}));
   app.add_option("--otlp-endpoint", otlp_endpoint_,
                  "export traces over OTLP/HTTP(S) to this base URL, e.g. http://localhost:4318 "
                  "(the OTEL_* environment variables work too, OTEL_EXPORTER_OTLP_CERTIFICATE for a CA)");

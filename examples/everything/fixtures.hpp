@@ -31,7 +31,8 @@ void install_conformance_fixtures(cafmcp::server& srv);
 void install_stateless_fixtures(cafmcp::server& srv);
 void install_mutation_tools(cafmcp::server& srv);
 /// `server_stats`: the notifier's sessions and subscriptions, for tests
-/// that check a departed client left nothing behind.
+/// that check a departed client left nothing behind; `slow_call`: a call
+/// still running when a shutdown begins.
 void install_diagnostics(cafmcp::server& srv);
 
 } // namespace everything

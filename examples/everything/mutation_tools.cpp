@@ -1,7 +1,9 @@
 // Tools that change the server while it runs: what every notification test
 // (ours, cafmcp-check, the load generator) drives.
+#include <chrono>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include "fixtures.hpp"
 
@@ -155,6 +157,20 @@ void install_diagnostics(cafmcp::server& srv) {
                                                            {"listeners", st.listeners},
                                                            {"logOutbox", st.log_outbox},
                                                            {"logOverflows", st.log_overflows}});
+                         }));
+  // A call still running when the server is told to stop: it logs first (so
+  // over HTTP its answer is an SSE stream), then works for `ms`, stopping
+  // early only when cancelled (the session ended).
+  srv.add_tool(make_tool("slow_call",
+                         "Logs that it started, then runs for `ms` milliseconds (for shutdown tests)",
+                         schema({{"ms", {{"type", "integer"}, {"minimum", 0}, {"maximum", 600000}}}}, {"ms"}),
+                         [](const json& a, request_context& ctx) {
+                           auto ms = a["ms"].get<std::int64_t>();
+                           ctx.log(cafmcp::log_level::info, "slow_call started");
+                           auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+                           while (!ctx.cancelled() && std::chrono::steady_clock::now() < until)
+                             std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                           return tool_result::text("slow_call finished after " + std::to_string(ms) + " ms");
                          }));
 }
 

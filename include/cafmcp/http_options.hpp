@@ -29,6 +29,15 @@ struct http_options {
   std::optional<std::string> bearer_token;
   std::size_t max_body_bytes = 4 * 1024 * 1024; // -> 413
   std::size_t max_header_bytes = 16 * 1024;     // -> 431
+  /// Open connections across every event loop (TLS ones included); one
+  /// more is answered 503 with Retry-After and closed.
+  std::size_t max_connections = 10000;
+  /// A connection waiting for a request must receive its whole header
+  /// within this (an idle keep-alive connection is closed then), and then
+  /// its body within request_body_timeout: a client sending slowly (or
+  /// not at all) cannot hold a connection. A request cut short gets 408.
+  std::chrono::milliseconds request_header_timeout{std::chrono::seconds(10)};
+  std::chrono::milliseconds request_body_timeout{std::chrono::seconds(30)};
   /// Events kept per SSE stream for Last-Event-ID replay (whichever bound
   /// is reached first discards the oldest).
   std::size_t stream_history_events = 1024;
@@ -55,6 +64,15 @@ struct http_options {
   /// passes the same Host, Origin and bearer-token checks as the MCP
   /// endpoint, and needs no session.
   std::string metrics_path;
+  /// stop() (and run() on SIGINT/SIGTERM): the transport stops accepting,
+  /// answers new requests 503, ends 2026-07-28 listen streams with their
+  /// completion result, and lets requests in flight be answered for up to
+  /// this long. What is still unanswered then gets a JSON-RPC error (HTTP
+  /// 503, or the last event of its SSE stream): never a silent close.
+  std::chrono::milliseconds shutdown_grace{std::chrono::seconds(10)};
+  /// After that, how long clients may take to read what was written to
+  /// them before their connections are closed regardless.
+  std::chrono::milliseconds shutdown_flush_timeout{std::chrono::seconds(2)};
   /// Event-loop threads (1..16). Connections are spread over them; each
   /// session lives on one, and its requests and streams are served there,
   /// so a broadcast's writes run on every loop at once.

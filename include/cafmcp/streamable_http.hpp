@@ -37,7 +37,11 @@ public:
   void start();
   /// The bound port (useful with port 0).
   std::uint16_t port() const;
-  /// Stops accepting, closes every connection, ends every session.
+  /// Stops accepting and answers new requests 503; lets the requests in
+  /// flight be answered for up to http_options::shutdown_grace (2026-07-28
+  /// listen streams end at once with their completion result); answers
+  /// what is left with a JSON-RPC error; waits up to shutdown_flush_timeout
+  /// for clients to read it; then closes every connection and session.
   void stop();
   /// start() unless started, then block until SIGINT/SIGTERM, then stop().
   int run();

@@ -64,6 +64,14 @@ void start_draining(self_ptr self) {
     return;
   st.draining = true;
   st.rt->draining_sessions.fetch_add(1);
+  // A listen stream never ends by itself: it ends now, with the result that
+  // tells the client it was closed on purpose (not a broken stream).
+  auto listens = std::move(st.listens);
+  st.listens.clear();
+  for (auto& key : listens) {
+    self->send(st.rt->notifier(), unlisten_atom::value, handle_of(self), key);
+    answer(self, *jsonrpc::from_key(key), protocol::listen_completion(json::parse(key)));
+  }
   close_if_drained(self);
   if (!st.closed) // a handler that never returns must not hold the session
     self->delayed_send(self, st.rt->options->drain_timeout, close_atom::value);

@@ -79,6 +79,10 @@ json listen_acknowledgement(const listen_filter& honoured, const json& id) {
     {{"_meta", {{std::string(meta_subscription_id), id}}}, {"notifications", n}});
 }
 
+json listen_completion(const json& id) {
+  return {{"_meta", {{std::string(meta_subscription_id), id}}}, {"resultType", "complete"}};
+}
+
 std::string spliced_notification::with(std::string_view id_json) const {
   std::string out;
   out.reserve(prefix.size() + id_json.size() + suffix.size());

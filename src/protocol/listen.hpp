@@ -33,6 +33,11 @@ std::variant<listen_filter, jsonrpc::error> read_listen_filter(const json& param
 /// what the server will honour.
 json listen_acknowledgement(const listen_filter& honoured, const json& id);
 
+/// The result that ends subscription `id` gracefully (the server shuts
+/// down, or the client's input ended): a client tells it from a stream
+/// that merely broke, which carries no response.
+json listen_completion(const json& id);
+
 /// A notification serialized once, with the place where a listener's
 /// subscription id goes: every listener's bytes are prefix + id + suffix.
 struct spliced_notification {

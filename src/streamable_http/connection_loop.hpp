@@ -6,6 +6,7 @@
 // this: it hands each request to `handler` with itself as the way to
 // answer, as Beast's own servers do.
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -24,6 +25,9 @@ struct connection_limits {
   std::size_t max_header_bytes = 0; // -> 431
   /// Bytes a client may leave unread before it is disconnected.
   std::size_t max_unread_bytes = 0;
+  std::size_t max_connections = 0;             // -> 503
+  std::chrono::milliseconds header_timeout{0}; // -> 408, or a close when nothing came
+  std::chrono::milliseconds body_timeout{0};   // -> 408
 };
 
 /// What the connections of every loop count together (stats() reads them
@@ -65,6 +69,9 @@ struct connection_loop {
   connection_counters& counters;
   request_handler* handler = nullptr; // set before the loop runs
   std::string write_buffer;           // small writes, flattened
+  /// Connections with bytes queued or being written: a shutdown waits for
+  /// none before it stops the loop (loop thread only).
+  std::size_t unwritten = 0;
   /// Connections with frames queued and no write yet: their writes start
   /// together on the loop's next step, each taking all its queued frames.
   /// Only keeps a reference to ioc (declared after it, constructed before

@@ -15,6 +15,8 @@ void answer_error(http_conn& reply, int status, const std::string& message,
     extra += "WWW-Authenticate: Bearer\r\n";
   if (status == 405 && headers.find("Allow:") == std::string::npos) // the MCP endpoint's, unless told
     extra += "Allow: GET, POST, DELETE\r\n";
+  if (status == 503) // overload or shutdown: worth trying again shortly
+    extra += "Retry-After: 1\r\n";
   reply.respond(status, "application/json", extra, std::make_shared<const std::string>(std::move(body)));
 }
 

@@ -8,7 +8,8 @@
 
 namespace cafmcp::http {
 
-http_conn::http_conn(tcp::socket socket, connection_loop& loop) : socket_(std::move(socket)), loop_(loop) {
+http_conn::http_conn(tcp::socket socket, connection_loop& loop)
+  : socket_(std::move(socket)), read_timer_(socket_.get_executor()), loop_(loop) {
   ++loop_.counters.open_connections;
 }
 
@@ -25,6 +26,9 @@ void http_conn::start() {
   beast::error_code ec;
   socket_.set_option(tcp::no_delay(true), ec); // small frames must not wait for Nagle
   socket_.non_blocking(true, ec);              // write_now never blocks the loop
+  // Past the limit: read the request (bounded by the header timeout) and
+  // answer it 503, so the client sees a status rather than a reset.
+  over_limit_ = loop_.counters.open_connections.load() > loop_.limits.max_connections;
   read_request();
 }
 
@@ -33,6 +37,7 @@ void http_conn::move_to(connection_loop& to, request req) {
   // one is owed an on_close; the socket is not closed but handed on.
   closed_ = true;
   on_close = nullptr;
+  read_timer_.cancel();
   beast::error_code ec;
   auto protocol = socket_.local_endpoint(ec).protocol();
   if (ec) // the client already left: nothing to hand over
@@ -66,13 +71,52 @@ void http_conn::read_request() {
   parser_ = std::make_unique<beast::http::request_parser<beast::http::string_body>>();
   parser_->body_limit(loop_.limits.max_body_bytes);
   parser_->header_limit(static_cast<std::uint32_t>(loop_.limits.max_header_bytes));
+  read_within(loop_.limits.header_timeout);
+  beast::http::async_read_header(
+    socket_, buffer_, *parser_,
+    [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
+}
+
+// The header is in: the body (if any) has a deadline of its own.
+void http_conn::on_header(beast::error_code ec) {
+  if (ec || parser_->is_done() || timed_out_)
+    return on_read(ec);
+  read_within(loop_.limits.body_timeout);
   beast::http::async_read(
     socket_, buffer_, *parser_,
     [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
 }
 
+void http_conn::read_within(std::chrono::milliseconds limit) {
+  read_timer_.expires_after(limit);
+  read_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+    if (!ec)
+      self->on_read_timeout();
+  });
+}
+
+// Nothing came: the connection closes (an idle keep-alive one, or a client
+// that connected and said nothing). Part of a request came: 408, then close.
+// The read still pending ends with the socket and is ignored (timed_out_).
+void http_conn::on_read_timeout() {
+  if (closed_)
+    return;
+  timed_out_ = true;
+  if (buffer_.size() == 0 && !parser_->got_some())
+    return finish();
+  keep_alive_ = false;
+  loop_.handler->refuse(shared_from_this(), 408, "Request timeout: the request did not arrive in time");
+}
+
 void http_conn::on_read(beast::error_code ec) {
   using beast::http::error;
+  read_timer_.cancel();
+  if (timed_out_)
+    return; // answered 408 (or closed) already
+  if (over_limit_ && !ec) {
+    keep_alive_ = false;
+    return loop_.handler->refuse(shared_from_this(), 503, "Too many connections; retry later");
+  }
   if (ec == error::body_limit) {
     keep_alive_ = false;
     return loop_.handler->refuse(shared_from_this(), 413, "Payload too large");
@@ -181,6 +225,7 @@ void http_conn::enqueue(chunk c) {
     return drop();
   }
   queue_.push_back(std::move(c));
+  count_unwritten(true);
   if (writing_ || write_scheduled_)
     return; // the write in flight (or about to start) takes it along
   // Start the write once the event loop has run what is already queued for
@@ -202,6 +247,7 @@ void http_conn::write_next() {
   for (;;) {
     if (queue_.empty()) {
       writing_ = false;
+      count_unwritten(false);
       if (close_after_write_)
         return finish();
       if (read_after_write_) {
@@ -297,10 +343,22 @@ void http_conn::written(std::size_t bytes) {
 
 void http_conn::drop() { finish(); }
 
+void http_conn::count_unwritten(bool has_bytes) {
+  if (has_bytes == counted_unwritten_)
+    return;
+  counted_unwritten_ = has_bytes;
+  if (has_bytes)
+    ++loop_.unwritten;
+  else
+    --loop_.unwritten;
+}
+
 void http_conn::finish() {
   if (closed_)
     return;
   closed_ = true;
+  count_unwritten(false);
+  read_timer_.cancel();
   if (sse_)
     --loop_.counters.open_streams;
   beast::error_code ec;

@@ -75,15 +75,20 @@ private:
   };
   void adopt(std::string_view unread, bool keep_alive);
   void read_request();
+  void on_header(beast::error_code ec);
   void on_read(beast::error_code ec);
+  void read_within(std::chrono::milliseconds limit);
+  void on_read_timeout();
   void watch_for_close();
   void enqueue(chunk c);
   void write_next();
   bool write_now(std::size_t total);
   void written(std::size_t bytes);
   void finish();
+  void count_unwritten(bool has_bytes);
 
   tcp::socket socket_;
+  net::steady_timer read_timer_; // the header's or body's deadline while reading
   connection_loop& loop_;
   beast::flat_buffer buffer_;
   std::unique_ptr<beast::http::request_parser<beast::http::string_body>> parser_;
@@ -107,6 +112,9 @@ private:
   bool read_after_write_ = false;
   bool close_after_write_ = false;
   bool closed_ = false;
+  bool over_limit_ = false;        // accepted past max_connections: answered 503
+  bool timed_out_ = false;         // the request did not arrive in time
+  bool counted_unwritten_ = false; // in loop_.unwritten
   char watch_byte_[64];
   std::chrono::steady_clock::time_point last_write_ = std::chrono::steady_clock::now();
 };

@@ -418,6 +418,11 @@ void http_session::end(int status, const std::string& why) {
   host_.ended(*this);
 }
 
+void http_session::drain() {
+  if (!ended_ && core_)
+    core_->finish();
+}
+
 bool http_session::idle_since(std::chrono::steady_clock::time_point t) const {
   if (!pending_.empty())
     return false;

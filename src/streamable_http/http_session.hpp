@@ -91,6 +91,11 @@ public:
   void end(int status = 404, const std::string& why = "Session ended before this request was answered; "
                                                       "initialize again");
 
+  /// Shutdown: the session actor answers the requests in flight and ends
+  /// its listen streams with their completion result, then closes (which
+  /// ends this session). end() still answers what is left at the deadline.
+  void drain();
+
   const std::string& id() const { return id_; }
   bool ended() const { return ended_; }
   bool idle_since(std::chrono::steady_clock::time_point t) const;

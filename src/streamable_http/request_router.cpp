@@ -30,17 +30,42 @@ void request_router::refuse(const std::shared_ptr<http_conn>& reply, int status,
 }
 
 void request_router::ended(const http_session& s) {
-  if (s.stateless())
-    --counters_.stateless_requests;
-  else if (sessions_.erase(s.id()))
+  if (s.stateless()) {
+    if (stateless_.erase(&s))
+      --counters_.stateless_requests;
+  } else if (sessions_.erase(s.id()))
     --counters_.sessions;
 }
 
+void request_router::drain() {
+  shutting_down_ = true;
+  // Copies: a session that has nothing in flight ends (and leaves the map)
+  // on a later turn of the loop, but never during the walk.
+  auto all = sessions_;
+  for (auto& [id, s] : all)
+    s->drain();
+  auto stateless = stateless_;
+  for (auto& [p, s] : stateless)
+    s->drain();
+}
+
+void request_router::end_all(int status, const std::string& why) {
+  auto all = sessions_; // end() removes each from the map
+  for (auto& [id, s] : all)
+    s->end(status, why);
+  auto stateless = stateless_;
+  for (auto& [p, s] : stateless)
+    s->end(status, why);
+}
+
 std::shared_ptr<http_session> request_router::find(const std::shared_ptr<http_conn>& c, const request& req,
-                                                   bool required) {
+                                                   bool required,
+                                                   const std::optional<jsonrpc::request_id>& request_id) {
   auto id = header(req, "Mcp-Session-Id");
   if (!id) {
     if (required)
+      // No id: the request was malformed as HTTP, not refused as a call (a
+      // client reports it as an HTTP failure of that request).
       answer_error(*c, 400, "Bad Request: Mcp-Session-Id header is required", std::nullopt);
     return nullptr;
   }
@@ -56,11 +81,11 @@ std::shared_ptr<http_session> request_router::find(const std::shared_ptr<http_co
     if (!srv_.options().cluster.url.empty())
       if (auto h = srv_.health(); !h.ok) {
         answer_error(*c, 503, "This node cannot read the cluster's sessions now (" + h.reason + "); retry",
-                     std::nullopt);
+                     request_id);
         return nullptr;
       }
   }
-  answer_error(*c, 404, "Session not found: it ended or never existed; initialize again", std::nullopt);
+  answer_error(*c, 404, "Session not found: it ended or never existed; initialize again", request_id);
   return nullptr;
 }
 
@@ -98,6 +123,8 @@ void request_router::handle(const std::shared_ptr<http_conn>& c, request req) {
     return answer_metrics(c, facts);
   if (auto no = policy_.check(facts))
     return answer_error(*c, no->status, no->message, std::nullopt);
+  if (shutting_down_ && req.method() == beast::http::verb::get)
+    return answer_error(*c, 503, "Server shutting down", std::nullopt);
   switch (req.method()) {
     case beast::http::verb::post: return post(c, req);
     case beast::http::verb::get:
@@ -154,6 +181,8 @@ void request_router::post(const std::shared_ptr<http_conn>& c, request& req) {
     return answer_error(*c, 400, bad->err.message, bad->id, {}, bad->err.code);
   auto& msg = std::get<jsonrpc::message>(parsed);
   auto* req_msg = std::get_if<jsonrpc::request>(&msg);
+  if (shutting_down_ && req_msg) // what answers a request in flight still passes
+    return answer_error(*c, 503, "Server shutting down; this request was not started", req_msg->id);
   bool initialize = req_msg && req_msg->method == "initialize"; // the one method we know
   auto version = header(req, "MCP-Protocol-Version");
   bool has_session = header(req, "Mcp-Session-Id").has_value();
@@ -173,7 +202,7 @@ void request_router::post(const std::shared_ptr<http_conn>& c, request& req) {
     session->attach(srv_.connect(session, id));
     sessions_.emplace(id, session);
   } else {
-    session = find(c, req, true);
+    session = find(c, req, true, req_msg ? std::optional<jsonrpc::request_id>(req_msg->id) : std::nullopt);
     if (!session)
       return;
   }
@@ -210,6 +239,7 @@ void request_router::post_stateless(const std::shared_ptr<http_conn>& c, request
   }
   auto session = std::make_shared<http_session>(std::string(), *this, true);
   session->attach(srv_.connect(session));
+  stateless_.emplace(session.get(), session);
   auto key = jsonrpc::to_key(req_msg->id);
   session->post_request(c, std::move(key), std::move(msg), false);
 }

@@ -54,12 +54,26 @@ public:
   void set_policy(request_policy p) { policy_ = std::move(p); }
   const std::unordered_map<std::string, std::shared_ptr<http_session>>& sessions() const { return sessions_; }
 
+  // -- shutdown (streamable_http::stop), on this loop --------------------
+  /// New requests get 503 from now on (notifications, responses to the
+  /// server's own requests and DELETE still pass: a handler may be waiting
+  /// for one); every session drains (http_session::drain).
+  void drain();
+  /// Ends every session left, answering its requests in flight with
+  /// `status` and a JSON-RPC error saying `why`.
+  void end_all(int status, const std::string& why);
+  /// No session, stateful or stateless, is left.
+  bool drained() const { return sessions_.empty() && stateless_.empty(); }
+
 private:
   void answer_health(const std::shared_ptr<http_conn>& c);
   void answer_metrics(const std::shared_ptr<http_conn>& c, const request_facts& facts);
   void post(const std::shared_ptr<http_conn>& c, request& req);
   void post_stateless(const std::shared_ptr<http_conn>& c, request& req, jsonrpc::message& msg);
-  std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, const request& req, bool required);
+  /// The session `req` names, or nullptr once `c` was answered (400, 404,
+  /// 503); a POST's 404 or 503 carries its request's `id`.
+  std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, const request& req, bool required,
+                                     const std::optional<jsonrpc::request_id>& id = std::nullopt);
   std::shared_ptr<http_session> adopt(const std::string& id);
 
   server& srv_;
@@ -69,6 +83,10 @@ private:
   std::size_t index_ = 0;
   request_policy policy_;
   std::unordered_map<std::string, std::shared_ptr<http_session>> sessions_;
+  /// 2026-07-28 requests in flight (each a session of its own), until
+  /// they end: a shutdown drains them too.
+  std::unordered_map<const http_session*, std::shared_ptr<http_session>> stateless_;
+  bool shutting_down_ = false;
   /// What actor threads send this loop's sessions.
   std::shared_ptr<session_outbox> outbox_;
 };

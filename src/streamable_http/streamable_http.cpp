@@ -1,6 +1,7 @@
 #include "cafmcp/streamable_http.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <future>
 #include <optional>
 #include <thread>
@@ -28,13 +29,31 @@ struct transport_counters {
 // declared after the io it serves: it is destroyed first.
 struct event_loop {
   event_loop(server& srv, const http_options& o, transport_counters& c)
-    : io({o.max_body_bytes, o.max_header_bytes, o.max_unread_bytes}, c.connections,
-         &http_conn::start_due_write),
-      router(srv, o, c.sessions, io), ticker(io.ioc) {}
+    : io({o.max_body_bytes, o.max_header_bytes, o.max_unread_bytes, o.max_connections,
+          o.request_header_timeout, o.request_body_timeout},
+         c.connections, &http_conn::start_due_write),
+      router(srv, o, c.sessions, io), ticker(io.ioc), shutdown_poll(io.ioc) {}
   connection_loop io;
   request_router router;
   net::steady_timer ticker;
+  net::steady_timer shutdown_poll;
+  // The loop runs until stop() stops it, even with nothing to wait for
+  // (a shutdown that closed every connection still hands it work).
+  net::executor_work_guard<net::io_context::executor_type> keep_running{io.ioc.get_executor()};
   std::thread thread;
+
+  // Shutdown only: settles `done` once `ready()` holds on this loop. It
+  // looks again every few milliseconds, which costs nothing while the
+  // transport serves (the caller bounds the wait).
+  void settle_when(std::function<bool()> ready, std::shared_ptr<std::promise<void>> done) {
+    if (ready())
+      return done->set_value();
+    shutdown_poll.expires_after(std::chrono::milliseconds(5));
+    shutdown_poll.async_wait([this, ready = std::move(ready), done = std::move(done)](beast::error_code ec) {
+      if (!ec)
+        settle_when(ready, done);
+    });
+  }
 
   // Keep-alive comments on quiet streams, and the end of sessions whose
   // client is gone.
@@ -125,6 +144,21 @@ struct streamable_http::impl {
           counters.connections.dropped_slow, metric_kind::counter);
   }
 
+  // Waits until `ready(loop)` holds on every loop, or until `until`.
+  void wait_for_all(const std::function<bool(event_loop&)>& ready,
+                    std::chrono::steady_clock::time_point until) {
+    std::vector<std::future<void>> settled;
+    for (auto& l : loops)
+      settled.push_back(l->on_loop([&l = *l, &ready] {
+        auto done = std::make_shared<std::promise<void>>();
+        auto f = done->get_future();
+        l.settle_when([&l, ready] { return ready(l); }, std::move(done));
+        return f;
+      }));
+    for (auto& f : settled)
+      f.wait_until(until);
+  }
+
   // Connections take turns over the loops; a connection whose first
   // request belongs to a session elsewhere moves there (http_conn::move_to).
   void accept() {
@@ -212,19 +246,32 @@ void streamable_http::stop() {
   if (!d.running)
     return;
   d.running = false;
+  const auto& options = d.loops[0]->router.options();
+  auto grace_ends = std::chrono::steady_clock::now() + options.shutdown_grace;
   d.loops[0]->on_loop([&d] {
     beast::error_code ec;
     d.acceptor->close(ec);
     return 0;
   });
+  // Requests in flight are answered while the grace lasts; listen streams
+  // end with their completion result at once.
+  for (auto& l : d.loops)
+    l->on_loop([&l = *l] {
+      l.router.drain();
+      return 0;
+    });
+  d.wait_for_all([](event_loop& l) { return l.router.drained(); }, grace_ends);
+  // What is still unanswered gets its error, not a silent close.
   for (auto& l : d.loops)
     l->on_loop([&l = *l] {
       l.ticker.cancel();
-      auto sessions = l.router.sessions(); // end() removes itself from the map
-      for (auto& [id, s] : sessions)
-        s->end(503, "Server shutting down; this request was not answered");
+      l.router.end_all(503, "Server shutting down; this request was not answered in time");
       return 0;
     });
+  // Every answer written before the sockets close (bounded: a client that
+  // does not read loses its connection).
+  d.wait_for_all([](event_loop& l) { return l.io.unwritten == 0; },
+                 std::chrono::steady_clock::now() + options.shutdown_flush_timeout);
   for (auto& l : d.loops)
     l->io.ioc.stop();
   for (auto& l : d.loops)

@@ -6,19 +6,6 @@
 namespace cafmcp::test {
 namespace {
 
-const json meta = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
-                   {"io.modelcontextprotocol/clientCapabilities", json::object()}};
-
-std::string stateless_body(int id, const std::string& method, json params = json::object()) {
-  params["_meta"] = meta;
-  return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump();
-}
-
-std::map<std::string, std::string> stateless_headers(const std::string& method,
-                                                     const std::string& name = {}) {
-  return {{"MCP-Protocol-Version", "2026-07-28"}, {"Mcp-Method", method}, {"Mcp-Name", name}};
-}
-
 class HttpStateless : public HttpTest {
 protected:
   http_options transport_options() override {

@@ -2,6 +2,7 @@
 // sessions, streams, resumption, and a client that stops reading.
 #include <atomic>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -441,6 +442,103 @@ TEST_F(HttpTest, ARequestInFlightWhenItsSessionIsDeletedIsAnswered) {
   EXPECT_EQ(body["error"]["code"], -32000);
   EXPECT_NE(body["error"]["message"].get<std::string>().find("Session ended"), std::string::npos);
   hold.release();
+}
+
+// Where a call's handler stands, for a test that acts at a chosen stage.
+struct call_stages {
+  std::mutex m;
+  std::condition_variable cv;
+  int started = -1;  // the round whose handler runs
+  int released = -1; // rounds up to this may finish
+  tool make() {
+    tool t = text_tool("staged");
+    t.handler = [this](const json& args, request_context& ctx) {
+      int round = args.value("round", 0);
+      ctx.log(log_level::info, "started"); // the answer becomes an SSE stream
+      std::unique_lock<std::mutex> lock(m);
+      started = round;
+      cv.notify_all();
+      auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (released < round && !ctx.cancelled() && std::chrono::steady_clock::now() < give_up)
+        cv.wait_for(lock, std::chrono::milliseconds(5));
+      return tool_result::text("ok");
+    };
+    return t;
+  }
+  bool wait_started(int round) {
+    std::unique_lock<std::mutex> lock(m);
+    return cv.wait_for(lock, std::chrono::seconds(10), [&] { return started == round; });
+  }
+  void release(int round) {
+    std::lock_guard<std::mutex> lock(m);
+    released = round;
+    cv.notify_all();
+  }
+};
+
+// A session deleted while one of its calls is in flight, at every stage of
+// the call: before its POST is read, while its handler runs, after its
+// answer turned into an SSE stream, and racing its answer. Each POST gets an
+// HTTP response all the same: its answer; or 404 with the JSON-RPC error
+// -32000 and the request's id (plain JSON); or, once its answer is an SSE
+// stream, that error as the stream's last event. Each DELETE gets 200 (or 404: the session was
+// gone already). An earlier build closed 51 of 200 such POSTs with no
+// response at all.
+TEST_F(HttpTest, EveryPostRacingADeleteOfItsSessionIsAnswered) {
+  call_stages stages;
+  srv->add_tool(stages.make()).get();
+  std::map<std::string, int> outcomes;
+  for (int round = 0; round < 100; ++round) {
+    auto s = initialize();
+    raw_http call(port), del(port);
+    int stage = round % 4;
+    call.send("POST", rpc(7, "tools/call", {{"name", "staged"}, {"arguments", {{"round", round}}}}),
+              {{"Mcp-Session-Id", s.id}});
+    std::optional<http_reply> head;
+    if (stage != 0)
+      ASSERT_TRUE(stages.wait_started(round)) << "round " << round;
+    if (stage == 2) { // the log went out: the answer is an SSE stream now
+      head = call.read_reply();
+      ASSERT_EQ(head->header("content-type"), "text/event-stream");
+      ASSERT_TRUE(call.next_event());
+    }
+    if (stage == 3)
+      stages.release(round); // the answer races the DELETE
+    del.send("DELETE", "", {{"Mcp-Session-Id", s.id}});
+    auto deleted = del.read_reply().status;
+    EXPECT_TRUE(deleted == 200 || deleted == 404) << deleted;
+    stages.release(round); // stages 1 and 2: only once the session is gone
+    if (!head)
+      ASSERT_NO_THROW(head = call.read_reply()) << "round " << round << ": the POST got no HTTP response";
+    auto& r = *head;
+    if (r.status == 404) {
+      EXPECT_EQ(r.json_body()["id"], 7);
+      EXPECT_EQ(r.json_body()["error"]["code"], -32000) << r.body;
+      ++outcomes["404 at stage " + std::to_string(stage)];
+    } else {
+      ASSERT_EQ(r.status, 200) << "round " << round << ": " << r.body;
+      ASSERT_EQ(r.header("content-type"), "text/event-stream"); // the handler logs first
+      json last;
+      while (auto e = call.next_event())
+        if (auto m = json::parse(e->data); m.contains("id")) {
+          last = m;
+          break;
+        }
+      ASSERT_EQ(last["id"], 7) << "round " << round << ": the stream ended without an answer";
+      if (last.contains("error")) {
+        EXPECT_EQ(last["error"]["code"], -32000);
+        ++outcomes["error event at stage " + std::to_string(stage)];
+      } else {
+        ++outcomes["result at stage " + std::to_string(stage)];
+      }
+    }
+  }
+  // Stage 2 always ends on the stream; stage 1 too, or with 404 when the
+  // DELETE came before the log message; none of them with a result.
+  EXPECT_EQ(outcomes["error event at stage 2"], 25);
+  EXPECT_EQ(outcomes["error event at stage 1"] + outcomes["404 at stage 1"], 25);
+  for (auto& [what, n] : outcomes)
+    std::printf("%s: %d\n", what.c_str(), n);
 }
 
 } // namespace

@@ -224,4 +224,17 @@ inline std::string rpc(int id, const std::string& method, json params = json::ob
 
 inline const std::string initialized_body = R"({"jsonrpc":"2.0","method":"notifications/initialized"})";
 
+/// A 2026-07-28 request (stateless: its client facts in `_meta`) and the
+/// headers it must mirror.
+inline std::string stateless_body(int id, const std::string& method, json params = json::object()) {
+  params["_meta"] = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                     {"io.modelcontextprotocol/clientCapabilities", json::object()}};
+  return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump();
+}
+
+inline std::map<std::string, std::string> stateless_headers(const std::string& method,
+                                                            const std::string& name = {}) {
+  return {{"MCP-Protocol-Version", "2026-07-28"}, {"Mcp-Method", method}, {"Mcp-Name", name}};
+}
+
 } // namespace cafmcp::test

@@ -50,6 +50,15 @@ TEST(ListenAck, ListsTheHonouredSubsetUnderTheSubscriptionId) {
             json({{"promptsListChanged", true}, {"resourceSubscriptions", {"a://x"}}}));
 }
 
+// What tells a client its subscription ended on purpose (a shutdown), and
+// which subscription: the official SDK's SubscriptionsListenResult shape.
+TEST(ListenCompletion, NamesTheSubscriptionAndIsComplete) {
+  EXPECT_EQ(
+    listen_completion(json("sub-1")),
+    json({{"_meta", {{"io.modelcontextprotocol/subscriptionId", "sub-1"}}}, {"resultType", "complete"}}));
+  EXPECT_EQ(listen_completion(json(7))["_meta"]["io.modelcontextprotocol/subscriptionId"], 7);
+}
+
 TEST(ListenSplice, EachListenerGetsItsIdInOtherwiseIdenticalBytes) {
   json n = {{"jsonrpc", "2.0"},
             {"method", "notifications/resources/updated"},

@@ -1,0 +1,121 @@
+// Overload is answered, never absorbed: a connection past max_connections
+// gets 503 with Retry-After and is closed; a client that sends its request
+// slowly, or nothing at all, loses its connection at the header or body
+// timeout (408 when part of a request came); and a flood of connections
+// leaves the server serving. Small limits, so that the tests run fast; no
+// timing is asserted (each wait is a bound on a condition).
+#include <chrono>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "http_fixture.hpp"
+
+namespace cafmcp::test {
+namespace {
+
+const std::string health_request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+
+class HttpOverload : public HttpTest {
+protected:
+  http_options transport_options() override {
+    auto o = HttpTest::transport_options();
+    o.max_connections = 8;
+    o.request_header_timeout = std::chrono::milliseconds(200);
+    o.request_body_timeout = std::chrono::milliseconds(200);
+    return o;
+  }
+  // The server has let go of every connection (it notices each close on
+  // its loop): a bounded wait for the condition.
+  bool no_connection_left() {
+    auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (transport->stats().open_connections > 0 && std::chrono::steady_clock::now() < give_up)
+      std::this_thread::yield();
+    return transport->stats().open_connections == 0;
+  }
+  // A connection that is served: it answered a health check, and stays
+  // open (keep-alive) until the test closes it.
+  std::unique_ptr<raw_http> served() {
+    auto c = std::make_unique<raw_http>(port);
+    c->send_raw(health_request);
+    EXPECT_EQ(c->read_reply().status, 200);
+    return c;
+  }
+};
+
+TEST_F(HttpOverload, AConnectionPastTheLimitGets503WithRetryAfterAndIsClosed) {
+  std::vector<std::unique_ptr<raw_http>> held;
+  for (int i = 0; i < 8; ++i)
+    held.push_back(served());
+  raw_http extra(port);
+  extra.send_raw(health_request);
+  auto r = extra.read_reply();
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(r.header("retry-after"), "1");
+  EXPECT_EQ(r.json_body()["error"]["code"], -32000);
+  EXPECT_TRUE(extra.closed_by_peer());
+  // A connection that leaves frees its place (bounded: the server notices
+  // the close on its own loop).
+  held.pop_back();
+  bool served_again = false;
+  for (int i = 0; i < 200 && !served_again; ++i) {
+    raw_http next(port);
+    next.send_raw(health_request);
+    served_again = next.read_reply().status == 200;
+  }
+  EXPECT_TRUE(served_again);
+}
+
+TEST_F(HttpOverload, AHeaderThatStopsComingIsAnswered408AndClosed) {
+  raw_http slow(port);
+  slow.send_raw("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty");
+  auto r = slow.read_reply(std::chrono::seconds(10));
+  EXPECT_EQ(r.status, 408);
+  EXPECT_TRUE(slow.closed_by_peer());
+}
+
+TEST_F(HttpOverload, ABodyThatStopsComingIsAnswered408AndClosed) {
+  raw_http slow(port);
+  slow.send_raw("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                "Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\"");
+  auto r = slow.read_reply(std::chrono::seconds(10));
+  EXPECT_EQ(r.status, 408);
+  EXPECT_TRUE(slow.closed_by_peer());
+}
+
+TEST_F(HttpOverload, AConnectionThatSaysNothingIsClosed) {
+  auto idle = served(); // a keep-alive connection with no next request
+  raw_http silent(port);
+  EXPECT_TRUE(silent.closed_by_peer(std::chrono::seconds(10)));
+  EXPECT_TRUE(idle->closed_by_peer(std::chrono::seconds(10)));
+  EXPECT_TRUE(no_connection_left());
+}
+
+// 4,000 connections in waves of 200, each wave held open at once (past the
+// limit of 8): the first 8 of a wave are served, every other one is
+// answered 503, and after the flood a session still works.
+TEST_F(HttpOverload, AFloodOfConnectionsLeavesTheServerServing) {
+  for (int wave = 0; wave < 20; ++wave) {
+    std::vector<std::unique_ptr<raw_http>> conns;
+    for (int i = 0; i < 200; ++i) {
+      conns.push_back(std::make_unique<raw_http>(port));
+      conns.back()->send_raw(health_request);
+    }
+    int ok = 0, refused = 0;
+    for (auto& c : conns) {
+      auto status = c->read_reply().status;
+      ok += status == 200;
+      refused += status == 503;
+    }
+    EXPECT_EQ(ok, 8) << "wave " << wave;
+    EXPECT_EQ(refused, 192) << "wave " << wave;
+    conns.clear();
+    ASSERT_TRUE(no_connection_left()) << "wave " << wave;
+  }
+  auto s = initialize();
+  s.conn->send("POST", rpc(5, "tools/call", {{"name", "hello"}}), {{"Mcp-Session-Id", s.id}});
+  EXPECT_EQ(s.conn->read_reply().json_body()["result"]["content"][0]["text"], "ok");
+}
+
+} // namespace
+} // namespace cafmcp::test
