@@ -37,7 +37,9 @@ public:
   void start();
   /// The bound port (useful with port 0).
   std::uint16_t port() const;
-  /// Stops accepting, closes every connection, ends every session.
+  /// Stops accepting, closes every connection, ends every session: when it
+  /// returns no socket is open. A stopped transport does not start again
+  /// (start() throws startup_error); make a new one.
   void stop();
   /// start() unless started, then block until SIGINT/SIGTERM, then stop().
   int run();

@@ -454,6 +454,40 @@ TEST_F(HttpTest, ARequestInFlightWhenItsSessionIsDeletedIsAnswered) {
   hold.release();
 }
 
+// stop() with a session, its GET stream and a call in flight: it returns,
+// every connection ends, new ones are refused, the sessions end; the
+// handler that finishes afterwards finds nobody to answer and breaks
+// nothing; a second stop() is harmless.
+TEST_F(HttpTest, StopEndsLiveSessionsStreamsAndRequests) {
+  held_tool hold;
+  srv->add_tool(hold.make()).get();
+  auto s = initialize();
+  auto stream = open_stream(s);
+  raw_http call(port);
+  call.send("POST", rpc(42, "tools/call", {{"name", "hold"}}), {{"Mcp-Session-Id", s.id}});
+  ASSERT_TRUE(hold.started());
+  ASSERT_EQ(srv->stats().sessions, 1u);
+  auto stopping = std::async(std::launch::async, [this] { transport->stop(); });
+  ASSERT_EQ(stopping.wait_for(std::chrono::seconds(10)), std::future_status::ready) << "stop() hangs";
+  EXPECT_TRUE(stream->closed_by_peer());
+  EXPECT_TRUE(call.closed_by_peer());
+  EXPECT_TRUE(s.conn->closed_by_peer());
+  EXPECT_THROW(raw_http{port}, std::runtime_error); // nobody listens any more
+  auto t = transport->stats();
+  EXPECT_EQ(t.open_connections, 0u);
+  EXPECT_EQ(t.open_streams, 0u);
+  EXPECT_EQ(t.sessions, 0u);
+  // The server's session actors stop on their own after the transport told
+  // them: poll (bounded) until the server counts none.
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (srv->stats().sessions != 0 && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(srv->stats().sessions, 0u);
+  hold.release();
+  transport->stop();
+  srv->add_tool(text_tool("after")).get(); // the server itself still serves its API
+}
+
 // allowed_origins: a listed Origin is served like the server's own (a
 // browser app on another host), through a whole session; only the exact
 // text is listed: another scheme, port or a longer name is refused.
