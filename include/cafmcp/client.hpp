@@ -13,8 +13,10 @@
 //   auto read = c.read_resource("file:///notes.txt").get();   // also in c.cache()
 //   auto sub = c.on(cafmcp::client_event_kind::resource_updated, [](auto& e) { ... });
 //   c.subscribe("file:///notes.txt").get();
+#include <chrono>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,9 @@ struct call_options {
   /// Called with each `notifications/progress` params for this request
   /// (a progress token is sent when set).
   std::function<void(const json& params)> on_progress;
+  /// This call's own limit instead of client_options::request_timeout (a
+  /// long-running tool, or a short one that must not hold its caller).
+  std::optional<std::chrono::milliseconds> timeout;
 };
 
 class client {

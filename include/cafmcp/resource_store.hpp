@@ -48,6 +48,10 @@ struct resource_store_options {
   std::size_t max_entries = 100;
   /// The first one is what resources/list shows, one resource per entry.
   std::vector<store_representation> representations;
+  /// The clock a read judges expiry by (empty: steady_clock::now). A read
+  /// past an entry's TTL finds nothing even before its timer has fired; a
+  /// clock that runs ahead shows that without waiting for the timer.
+  std::function<std::chrono::steady_clock::time_point()> now;
 };
 
 class resource_store {

@@ -41,7 +41,9 @@ public:
   /// flight be answered for up to http_options::shutdown_grace (2026-07-28
   /// listen streams end at once with their completion result); answers
   /// what is left with a JSON-RPC error; waits up to shutdown_flush_timeout
-  /// for clients to read it; then closes every connection and session.
+  /// for clients to read it; then closes every connection and session:
+  /// when it returns no socket is open. A stopped transport does not start
+  /// again (start() throws startup_error); make a new one.
   void stop();
   /// start() unless started, then block until SIGINT/SIGTERM, then stop().
   int run();

@@ -116,8 +116,10 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   }
 
   /// Sends a request; `done` runs on the loop.
+  /// `timeout`: this request's own, instead of the client's request_timeout.
   void send_request(const std::string& method, json params, completion done,
-                    std::function<void(const json&)> on_progress = nullptr) {
+                    std::function<void(const json&)> on_progress = nullptr,
+                    std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
     if (closed) {
       done(nullptr, closed_failure("client closed"));
       return;
@@ -151,8 +153,8 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       } catch (const std::exception&) {
       }
     };
-    auto text =
-      rpc.start(method, std::move(params), steady::now() + opts.request_timeout, std::move(done), &id);
+    auto text = rpc.start(method, std::move(params), steady::now() + timeout.value_or(opts.request_timeout),
+                          std::move(done), &id);
     if (text && !transport->send(std::move(*text)))
       rpc.fail_all(closed_failure("transport refused to send"));
   }
@@ -445,11 +447,13 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
 
   /// A fetch whose result (or error) becomes invocation `I`, cached by `store`.
   template <class I, class Fill>
-  std::future<std::shared_ptr<const I>> fetch(std::string method, json params, Fill fill, bool cache_failures,
-                                              std::function<void(const json&)> on_progress = nullptr) {
+  std::future<std::shared_ptr<const I>>
+  fetch(std::string method, json params, Fill fill, bool cache_failures,
+        std::function<void(const json&)> on_progress = nullptr,
+        std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
     return on_loop<std::shared_ptr<const I>>([this, method = std::move(method), params = std::move(params),
-                                              fill, cache_failures,
-                                              on_progress = std::move(on_progress)](auto p) mutable {
+                                              fill, cache_failures, on_progress = std::move(on_progress),
+                                              timeout](auto p) mutable {
       auto started = invocation::clock::now();
       send_request(
         method, std::move(params),
@@ -465,7 +469,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
             cache.store(done);
           p->set_value(done);
         },
-        std::move(on_progress));
+        std::move(on_progress), timeout);
     });
   }
 
@@ -652,7 +656,7 @@ std::future<std::shared_ptr<const tool_call>> client::call_tool(std::string name
       r.name = name;
       r.arguments = arguments;
     },
-    true, std::move(opts.on_progress));
+    true, std::move(opts.on_progress), opts.timeout);
 }
 
 namespace {

@@ -76,6 +76,10 @@ struct store_state {
   std::uint64_t next_generation = 0;
 };
 
+std::chrono::steady_clock::time_point now_of(const resource_store_options& o) {
+  return o.now ? o.now() : std::chrono::steady_clock::now();
+}
+
 std::string uri_of(const store_representation& rep, const std::string& id) {
   return uri_template(rep.uri_template).expand({{"id", id}});
 }
@@ -157,7 +161,7 @@ store_actor::behavior_type store_behavior(store_actor::stateful_pointer<store_st
       if (existed)
         st.lru.erase(it->second.lru);
       st.lru.push_front(e.id);
-      auto expires = std::chrono::steady_clock::now() + st.opts->ttl;
+      auto expires = now_of(*st.opts) + st.opts->ttl;
       auto id = e.id;
       auto listed = owner ? owner->listed(e, weak) : resource{};
       st.slots[id] = slot{std::move(e), expires, gen, st.lru.begin()};
@@ -184,7 +188,7 @@ store_actor::behavior_type store_behavior(store_actor::stateful_pointer<store_st
       auto it = st.slots.find(id);
       if (it == st.slots.end())
         return {};
-      if (std::chrono::steady_clock::now() >= it->second.expires) {
+      if (now_of(*st.opts) >= it->second.expires) {
         unpublish(st, id); // its timer is about to fire: never serve it late
         return {};
       }

@@ -191,6 +191,20 @@ struct watched_directory::impl {
       settle(rel);
   }
 
+  // A directory that left the vault (deleted, or moved out or elsewhere):
+  // its watches and those below go. A tree moved out keeps its inotify
+  // watches, and its writes would otherwise pass for the vault's own under
+  // the old paths.
+  void unwatch_below(const std::string& rel_dir) {
+    for (auto it = dirs.begin(); it != dirs.end();)
+      if (it->second == rel_dir || it->second.rfind(rel_dir + "/", 0) == 0) {
+        inotify_rm_watch(inotify, it->first); // a deleted one is gone already: harmless
+        it = dirs.erase(it);
+      } else {
+        ++it;
+      }
+  }
+
   void run() {
     std::map<std::string, std::chrono::steady_clock::time_point> pending; // coalescing
     alignas(inotify_event) char buf[64 * 1024];
@@ -221,8 +235,10 @@ struct watched_directory::impl {
             if (ev->mask & (IN_CREATE | IN_MOVED_TO))
               for (auto& note : scan(rel)) // files may land before the watch does
                 pending[note] = std::chrono::steady_clock::now() + opts.coalesce_window;
-            if (ev->mask & (IN_DELETE | IN_MOVED_FROM))
+            if (ev->mask & (IN_DELETE | IN_MOVED_FROM)) {
+              unwatch_below(rel);
               forget_below(rel);
+            }
             continue;
           }
           // Every event for a note pushes its deadline: one update per burst.

@@ -119,6 +119,7 @@ struct streamable_http::impl {
   std::size_t next_loop = 0;
   std::uint16_t bound_port = 0;
   bool running = false;
+  bool stopped = false; // stop() destroyed the loops
 
   // The transport's own numbers, read when the server's metrics are
   // collected (a scrape, an OTLP export): plain loads of the counters above.
@@ -189,6 +190,8 @@ streamable_http::~streamable_http() { stop(); }
 
 void streamable_http::start() {
   auto& d = *impl_;
+  if (d.stopped)
+    throw startup_error("this transport was stopped; a new one can serve again");
   auto& options = d.loops[0]->router.options();
   auto& metrics = d.loops[0]->router.core().options().metrics;
   if (!options.metrics_path.empty() && !metrics)
@@ -277,6 +280,15 @@ void streamable_http::stop() {
   for (auto& l : d.loops)
     if (l->thread.joinable())
       l->thread.join();
+  // A stopped io_context still holds its pending handlers, and they the
+  // connections: a GET stream or a POST whose call was in flight stayed
+  // open until the transport was destroyed. Destroying the loops now (as
+  // ~impl would: the acceptor first) closes every socket before stop()
+  // returns.
+  d.acceptor.reset();
+  for (auto& l : d.loops)
+    l.reset();
+  d.stopped = true;
 }
 
 int streamable_http::run() {

@@ -401,7 +401,6 @@ TEST_P(ClientOver, ServerRequestsReachHandlersThatMayCallTheClient) {
 // the tool waits on our sampling handler, which waits for the timeout.
 TEST_P(ClientOver, ATimedOutCallFailsAndItsLateAnswerIsIgnored) {
   client_options o;
-  o.request_timeout = 1s; // ample for every other request, even on a busy machine
   std::promise<void> timed_out;
   auto release = timed_out.get_future().share();
   o.on_sampling = [release](const json&) {
@@ -417,7 +416,11 @@ TEST_P(ClientOver, ATimedOutCallFailsAndItsLateAnswerIsIgnored) {
       }
     });
   start("both", o);
-  auto r = c_->call_tool("test_sampling", {{"prompt", "hello"}}).get();
+  // The call's own limit: connect and the list loads keep the client's
+  // default (30 s), so a busy machine cannot time them out instead.
+  call_options short_limit;
+  short_limit.timeout = 200ms;
+  auto r = c_->call_tool("test_sampling", {{"prompt", "hello"}}, short_limit).get();
   ASSERT_FALSE(r->ok());
   EXPECT_EQ(r->error->code, client_error_code::timeout);
   unblock.reset();
@@ -426,6 +429,34 @@ TEST_P(ClientOver, ATimedOutCallFailsAndItsLateAnswerIsIgnored) {
   auto cached = c_->cache().tool_call_result("test_sampling");
   ASSERT_TRUE(cached);
   EXPECT_FALSE(cached->ok()); // the late answer did not pass for the timed-out call's
+}
+
+// A handler that throws answers the server with a JSON-RPC error carrying
+// its message: the server's tool hears why and says so; nothing hangs, and
+// the client goes on serving the next request, to the same handler.
+TEST_P(ClientOver, AThrowingSamplingOrElicitationHandlerIsAnsweredWithItsError) {
+  client_options o;
+  std::atomic<int> sampled{0};
+  o.on_sampling = [&sampled](const json&) -> json {
+    if (++sampled == 1)
+      throw std::runtime_error("the model is offline");
+    return json{{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "back"}}}, {"model", "m"}};
+  };
+  o.on_elicitation = [](const json&) -> json { throw std::invalid_argument("the user closed the form"); };
+  start("both", o);
+  auto failed = c_->call_tool("test_sampling", {{"prompt", "hello"}}).get();
+  ASSERT_TRUE(failed->ok()); // the call itself succeeds: the tool reports the failure
+  EXPECT_FALSE(failed->success());
+  auto text = failed->result.dump();
+  EXPECT_NE(text.find("sampling/createMessage failed"), std::string::npos) << text;
+  EXPECT_NE(text.find("the model is offline"), std::string::npos) << text;
+  auto refused = c_->call_tool("test_elicitation", {{"message", "who?"}}).get();
+  EXPECT_FALSE(refused->success());
+  EXPECT_NE(refused->result.dump().find("the user closed the form"), std::string::npos)
+    << refused->result.dump();
+  auto again = call("test_sampling", {{"prompt", "hello"}}); // the handler answers this time
+  EXPECT_NE(again->result["content"][0]["text"].get<std::string>().find("back"), std::string::npos);
+  EXPECT_EQ(sampled.load(), 2);
 }
 
 TEST_P(ClientOver, AServerRequestWithoutAHandlerIsAnsweredWithAnError) {
@@ -668,6 +699,81 @@ TEST(ClientInProcess, TemplatesFollowResourcesListChanged) {
       EXPECT_EQ(c.reloads_started(), 0u);
     else
       EXPECT_GE(c.reloads_started(), 1u);
+  }
+}
+
+// roots/list from a server's handler reaches on_roots (the client
+// declared the capability because the handler is set); a handler that
+// throws, or none at all, is a JSON-RPC error the handler sees.
+TEST(ClientInProcess, RootsRequestsReachTheRootsHandler) {
+  server srv;
+  tool t;
+  t.name = "roots";
+  t.description = "lists the client's roots";
+  t.input_schema = {{"type", "object"}};
+  t.handler = [](const json&, request_context& ctx) {
+    if (!ctx.client_capabilities().contains("roots"))
+      return tool_result::error("no roots capability declared");
+    try {
+      return tool_result::text(ctx.request("roots/list", json::object()).dump());
+    } catch (const client_request_error& e) {
+      return tool_result::error(std::string("roots/list failed: ") + e.what());
+    }
+  };
+  ASSERT_TRUE(srv.add_tool(t).get());
+  const json roots = {{"roots", {{{"uri", "file:///work/project"}, {"name", "project"}}}}};
+  std::atomic<int> asked{0};
+  client_options o;
+  o.on_roots = [&](const json&) {
+    if (++asked == 2)
+      throw std::runtime_error("roots are being rescanned");
+    return roots;
+  };
+  client c(make_in_process_client_transport(srv), o);
+  c.connect().get();
+  auto listed = c.call_tool("roots").get();
+  ASSERT_TRUE(listed->success()) << listed->result.dump();
+  EXPECT_EQ(json::parse(listed->result["content"][0]["text"].get<std::string>()), roots);
+  auto failed = c.call_tool("roots").get();
+  EXPECT_FALSE(failed->success());
+  EXPECT_NE(failed->result.dump().find("roots are being rescanned"), std::string::npos)
+    << failed->result.dump();
+  EXPECT_EQ(asked.load(), 2);
+
+  client without(make_in_process_client_transport(srv));
+  without.connect().get();
+  auto undeclared = without.call_tool("roots").get();
+  EXPECT_FALSE(undeclared->success());
+  EXPECT_NE(undeclared->result.dump().find("no roots capability declared"), std::string::npos);
+}
+
+// max_list_pages bounds one list call: past it the pages fetched so far
+// are the answer (a server whose cursor never ends cannot keep the client
+// looping); within it every page is followed.
+TEST(ClientInProcess, AListStopsAtMaxListPages) {
+  server_options so;
+  so.page_size = 2;
+  server srv(so);
+  for (int i = 0; i < 7; ++i) {
+    tool t;
+    t.name = "t" + std::to_string(i);
+    t.input_schema = {{"type", "object"}};
+    t.handler = [](const json&, request_context&) { return tool_result::text("ok"); };
+    ASSERT_TRUE(srv.add_tool(t).get());
+  }
+  for (std::size_t pages : {1u, 3u, 4u, 1000u}) {
+    SCOPED_TRACE("max_list_pages " + std::to_string(pages));
+    client_options o;
+    o.max_list_pages = pages;
+    auto tap = std::make_unique<interposer>(make_in_process_client_transport(srv));
+    auto* sent = tap.get();
+    client c(std::move(tap), o);
+    c.connect().get();
+    auto before = sent->sent("tools/list"); // connect's own load
+    auto tools = c.list_tools().get();
+    EXPECT_EQ(tools.size(), std::min<std::size_t>(7, 2 * pages));
+    EXPECT_EQ(sent->sent("tools/list") - before, static_cast<int>(std::min<std::size_t>(4, pages)));
+    EXPECT_EQ(c.tools().size(), tools.size()); // the client's copy is what it got
   }
 }
 

@@ -191,7 +191,7 @@ TEST(Requests, ACancelledRequestGetsNoResponse) {
           {"id", 41},
           {"method", "tools/call"},
           {"params", {{"name", "wait"}, {"arguments", {{"text", "x"}}}}}});
-  started->get_future().wait();
+  ASSERT_EQ(started->get_future().wait_for(10s), std::future_status::ready);
   c.notify("notifications/cancelled", {{"requestId", 41}, {"reason", "user"}});
   EXPECT_EQ(result_of(c.request("ping")), json::object()); // cancellation processed
   release->set_value();
@@ -289,6 +289,38 @@ TEST(Requests, AnUnansweredClientRequestTimesOutAndIsCancelled) {
   auto cancelled = c.wait_for_method("notifications/cancelled");
   ASSERT_TRUE(cancelled);
   EXPECT_TRUE((*cancelled)["params"]["requestId"].is_string());
+}
+
+// max_concurrent_calls_per_session: one call over the limit is refused
+// at once with a JSON-RPC error naming the limit; the calls in flight, other
+// sessions and later calls are unaffected.
+TEST(Requests, ACallOverTheSessionsConcurrencyLimitIsRefused) {
+  auto o = all_on();
+  o.max_concurrent_calls_per_session = 2;
+  server srv(o);
+  held_tool hold;
+  ASSERT_TRUE(applied(srv.add_tool(hold.make())));
+  ASSERT_TRUE(applied(srv.add_tool(echo_tool("echo"))));
+  in_process_client c(srv), other(srv);
+  c.initialize();
+  other.initialize();
+  c.send(call_message("h1", "hold"));
+  c.send(call_message("h2", "hold"));
+  ASSERT_TRUE(hold.wait_started(2));
+  auto over = c.request("tools/call", {{"name", "echo"}, {"arguments", {{"text", "x"}}}});
+  ASSERT_EQ(error_code(over), -32603);
+  EXPECT_NE(over["error"]["message"].get<std::string>().find("limit 2"), std::string::npos) << over.dump();
+  EXPECT_EQ(result_of(c.request("ping")), json::object()); // not a call: answered
+  auto elsewhere = other.request("tools/call", {{"name", "echo"}, {"arguments", {{"text", "y"}}}});
+  EXPECT_EQ(result_of(elsewhere)["content"][0]["text"], "y"); // the limit is per session
+  hold.release();
+  for (auto id : {"h1", "h2"}) {
+    auto held = response_to(c, id);
+    ASSERT_TRUE(held) << id;
+    EXPECT_EQ(result_of(*held)["content"][0]["text"], "held x");
+  }
+  auto after = c.request("tools/call", {{"name", "echo"}, {"arguments", {{"text", "z"}}}});
+  EXPECT_EQ(result_of(after)["content"][0]["text"], "z"); // their slots are free again
 }
 
 TEST(Requests, SlowToolsDoNotDelayNotificationsOrOtherRequests) {

@@ -1,4 +1,6 @@
 // The TTL/LRU resource store with real timers and real sessions.
+#include <atomic>
+
 #include "cafmcp/resource_store.hpp"
 
 #include "support.hpp"
@@ -136,6 +138,82 @@ TEST(ResourceStore, TheLeastRecentlyUsedEntryIsEvictedFirst) {
   auto list = c.request("resources/list")["result"]["resources"];
   ASSERT_EQ(list.size(), 2u);
   EXPECT_EQ(list[0]["uri"], "store://packet/c");
+}
+
+TEST(ResourceStore, RemoveUnpublishesTheEntryOnce) {
+  server srv(all_on());
+  resource_store store(srv, store_options(std::chrono::minutes(5), 10));
+  in_process_client c(srv);
+  c.initialize();
+  store.put(entry("a", "1"));
+  store.put(entry("b", "2"));
+  EXPECT_TRUE(store.remove("a"));
+  auto removed = removal_of(c, "store://packet/a");
+  ASSERT_TRUE(removed);
+  EXPECT_EQ((*removed)["params"]["resource"]["name"], "a");
+  EXPECT_FALSE(store.remove("a")); // already gone
+  EXPECT_FALSE(store.remove("never-stored"));
+  EXPECT_EQ(store.ids(), (std::vector<std::string>{"b"}));
+  EXPECT_FALSE(store.get("a"));
+  for (auto uri : {"store://packet/a", "store://content/a", "store://blob/a"})
+    EXPECT_EQ(c.request("resources/read", {{"uri", uri}})["error"]["code"], -32002) << uri;
+  auto list = c.request("resources/list")["result"]["resources"];
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0]["uri"], "store://packet/b");
+  // The second remove() said nothing: one removal in all.
+  EXPECT_TRUE(
+    c.take([](const json& m) { return is_method(m, list_changed) && m["params"]["operation"] == "removed"; })
+      .empty());
+}
+
+// Replacing an entry restarts its TTL: the first put's timer, still
+// pending, must not remove the replacement. Timers fire in the order they
+// were set, so with `marker` stored between the two puts, its expiry comes
+// after the first put's timer and before the replacement's: the
+// replacement outlives the marker. (Without the generation check the old
+// timer removes "a" before the marker.)
+TEST(ResourceStore, AReplacedEntrysOldTimerDoesNotRemoveTheReplacement) {
+  server srv(all_on());
+  resource_store store(srv, store_options(std::chrono::milliseconds(300), 10));
+  in_process_client c(srv);
+  c.initialize();
+  store.put(entry("a", "first"));
+  store.put(entry("marker", "m"));
+  store.put(entry("a", "second"));
+  std::vector<std::string> order;
+  for (int i = 0; i < 2; ++i) {
+    auto removed = c.wait_for(
+      [](const json& m) { return is_method(m, list_changed) && m["params"]["operation"] == "removed"; });
+    ASSERT_TRUE(removed) << "removal " << i;
+    order.push_back((*removed)["params"]["uri"]);
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"store://packet/marker", "store://packet/a"}));
+  EXPECT_TRUE(store.ids().empty());
+}
+
+// A read past the TTL finds nothing even while the entry's timer has not
+// fired yet (the store's clock runs an hour ahead; the timer is 5 minutes
+// away), and that read unpublishes it: list_changed "removed" at once.
+TEST(ResourceStore, AReadPastTheTtlFindsNothingBeforeTheTimerFires) {
+  server srv(all_on());
+  auto ahead = std::make_shared<std::atomic<bool>>(false);
+  auto o = store_options(std::chrono::minutes(5), 10);
+  o.now = [ahead] {
+    return std::chrono::steady_clock::now() + (ahead->load() ? std::chrono::hours(1) : std::chrono::hours(0));
+  };
+  resource_store store(srv, o);
+  in_process_client c(srv);
+  c.initialize();
+  store.put(entry("stale", "old"));
+  store.put(entry("other", "x"));
+  ASSERT_TRUE(store.get("stale")); // within its TTL
+  ahead->store(true);
+  auto read = c.request("resources/read", {{"uri", "store://content/stale"}});
+  ASSERT_TRUE(read.contains("error")) << read.dump();
+  EXPECT_EQ(read["error"]["code"], -32002);
+  ASSERT_TRUE(removal_of(c, "store://packet/stale"));
+  EXPECT_FALSE(store.get("stale"));
+  EXPECT_EQ(store.ids(), (std::vector<std::string>{"other"})); // not read: still listed
 }
 
 } // namespace

@@ -2,7 +2,10 @@
 // Small helpers shared by the core tests. Every wait has a deadline; no
 // test sleeps to synchronise.
 #include <chrono>
+#include <condition_variable>
 #include <future>
+#include <mutex>
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -88,6 +91,62 @@ inline std::pair<std::vector<json>, json> call_with_progress(in_process_client& 
       return {before, *m};
     before.push_back(*m);
   }
+}
+
+/// A tool whose calls stay in flight until release(): wait_started(n)
+/// returns once n of them run (bounded). However a test ends, the calls are
+/// released, so no handler thread outlives it blocked.
+class held_tool {
+public:
+  held_tool() = default;
+  held_tool(const held_tool&) = delete;
+  held_tool& operator=(const held_tool&) = delete;
+  ~held_tool() { release(); }
+
+  tool make(std::string name = "hold") {
+    tool t = echo_tool(std::move(name));
+    t.handler = [state = state_](const json& args, request_context&) {
+      std::unique_lock<std::mutex> g(state->mtx);
+      ++state->started;
+      state->cv.notify_all();
+      state->cv.wait(g, [&] { return state->released; }); // released by the test or its end
+      return tool_result::text("held " + args.at("text").get<std::string>());
+    };
+    return t;
+  }
+  bool wait_started(int n, std::chrono::milliseconds wait = 10s) {
+    std::unique_lock<std::mutex> g(state_->mtx);
+    return state_->cv.wait_for(g, wait, [&] { return state_->started >= n; });
+  }
+  void release() {
+    std::lock_guard<std::mutex> g(state_->mtx);
+    state_->released = true;
+    state_->cv.notify_all();
+  }
+
+private:
+  struct shared {
+    std::mutex mtx;
+    std::condition_variable cv;
+    int started = 0;
+    bool released = false;
+  };
+  std::shared_ptr<shared> state_ = std::make_shared<shared>();
+};
+
+/// A tools/call request message for `name` with arguments {text}.
+inline json call_message(const json& id, const std::string& name, const std::string& text = "x") {
+  return {{"jsonrpc", "2.0"},
+          {"id", id},
+          {"method", "tools/call"},
+          {"params", {{"name", name}, {"arguments", {{"text", text}}}}}};
+}
+
+/// The response to request `id`, if one arrives within `wait`.
+inline std::optional<json> response_to(in_process_client& c, const json& id,
+                                       std::chrono::milliseconds wait = 10s) {
+  return c.wait_for([&](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); },
+                    wait);
 }
 
 /// Options for a server with every capability declared from the start.

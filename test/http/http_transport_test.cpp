@@ -2,9 +2,11 @@
 // sessions, streams, resumption, and a client that stops reading.
 #include <atomic>
 #include <condition_variable>
+#include <future>
 #include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "http_fixture.hpp"
 
@@ -389,11 +391,15 @@ TEST_F(QuickKeepAlive, IdleStreamsGetKeepAliveComments) {
 namespace cafmcp::test {
 namespace {
 
-// A tool "hold" whose call stays in flight until release(); started()
-// returns once it is.
+// A tool "hold" whose call stays in flight until release() (or the end of
+// the test); started() says whether it is within a bounded wait.
 struct held_tool {
+  held_tool() = default;
+  held_tool(const held_tool&) = delete;
+  ~held_tool() { release(); }
   std::shared_ptr<std::promise<void>> started_ = std::make_shared<std::promise<void>>();
   std::shared_ptr<std::promise<void>> release_ = std::make_shared<std::promise<void>>();
+  bool released_ = false;
   tool make() const {
     tool t = text_tool("hold");
     t.handler = [started = started_, released = release_->get_future().share()](const json&,
@@ -404,8 +410,13 @@ struct held_tool {
     };
     return t;
   }
-  void started() const { started_->get_future().wait(); }
-  void release() const { release_->set_value(); }
+  [[nodiscard]] bool started() const {
+    return started_->get_future().wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+  }
+  void release() {
+    if (!std::exchange(released_, true))
+      release_->set_value();
+  }
 };
 
 TEST_F(HttpTest, ACancelledRequestsPostEndsWithoutAResponse) {
@@ -414,7 +425,7 @@ TEST_F(HttpTest, ACancelledRequestsPostEndsWithoutAResponse) {
   auto s = initialize();
   raw_http call(port);
   call.send("POST", rpc(42, "tools/call", {{"name", "hold"}}), {{"Mcp-Session-Id", s.id}});
-  hold.started(); // the call is in flight before it is cancelled
+  ASSERT_TRUE(hold.started()); // the call is in flight before it is cancelled
   s.conn->send("POST", R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":42}})",
                {{"Mcp-Session-Id", s.id}});
   EXPECT_EQ(s.conn->read_reply().status, 202);
@@ -432,7 +443,7 @@ TEST_F(HttpTest, ARequestInFlightWhenItsSessionIsDeletedIsAnswered) {
   auto s = initialize();
   raw_http call(port);
   call.send("POST", rpc(42, "tools/call", {{"name", "hold"}}), {{"Mcp-Session-Id", s.id}});
-  hold.started(); // in flight before the DELETE
+  ASSERT_TRUE(hold.started()); // in flight before the DELETE
   s.conn->send("DELETE", "", {{"Mcp-Session-Id", s.id}});
   EXPECT_EQ(s.conn->read_reply().status, 200);
   auto r = call.read_reply();
@@ -539,6 +550,82 @@ TEST_F(HttpTest, EveryPostRacingADeleteOfItsSessionIsAnswered) {
   EXPECT_EQ(outcomes["error event at stage 1"] + outcomes["404 at stage 1"], 25);
   for (auto& [what, n] : outcomes)
     std::printf("%s: %d\n", what.c_str(), n);
+}
+
+// stop() with a session, its GET stream and a call in flight: it returns,
+// every connection ends, new ones are refused, the sessions end; the
+// handler that finishes afterwards finds nobody to answer and breaks
+// nothing; a second stop() is harmless.
+TEST_F(HttpTest, StopEndsLiveSessionsStreamsAndRequests) {
+  held_tool hold;
+  srv->add_tool(hold.make()).get();
+  auto s = initialize();
+  auto stream = open_stream(s);
+  raw_http call(port);
+  call.send("POST", rpc(42, "tools/call", {{"name", "hold"}}), {{"Mcp-Session-Id", s.id}});
+  ASSERT_TRUE(hold.started());
+  ASSERT_EQ(srv->stats().sessions, 1u);
+  auto stopping = std::async(std::launch::async, [this] { transport->stop(); });
+  ASSERT_EQ(stopping.wait_for(std::chrono::seconds(10)), std::future_status::ready) << "stop() hangs";
+  EXPECT_TRUE(stream->closed_by_peer());
+  EXPECT_TRUE(call.closed_by_peer());
+  EXPECT_TRUE(s.conn->closed_by_peer());
+  EXPECT_THROW(raw_http{port}, std::runtime_error); // nobody listens any more
+  auto t = transport->stats();
+  EXPECT_EQ(t.open_connections, 0u);
+  EXPECT_EQ(t.open_streams, 0u);
+  EXPECT_EQ(t.sessions, 0u);
+  // The server's session actors stop on their own after the transport told
+  // them: poll (bounded) until the server counts none.
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (srv->stats().sessions != 0 && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(srv->stats().sessions, 0u);
+  hold.release();
+  transport->stop();
+  srv->add_tool(text_tool("after")).get(); // the server itself still serves its API
+}
+
+// allowed_origins: a listed Origin is served like the server's own (a
+// browser app on another host), through a whole session; only the exact
+// text is listed: another scheme, port or a longer name is refused.
+class AllowedOrigins : public HttpTest {
+protected:
+  http_options transport_options() override {
+    auto o = HttpTest::transport_options();
+    o.allowed_origins = {"https://app.example"};
+    return o;
+  }
+};
+
+TEST_F(AllowedOrigins, AListedOriginIsServedAndNothingLikeIt) {
+  const std::map<std::string, std::string> app = {{"Origin", "https://app.example"}};
+  raw_http c(port);
+  c.send("POST", initialize_body(), app);
+  auto init = c.read_reply();
+  ASSERT_EQ(init.status, 200) << init.body;
+  auto id = init.header("mcp-session-id");
+  ASSERT_FALSE(id.empty());
+  auto with = [&](std::string origin) {
+    return std::map<std::string, std::string>{{"Origin", std::move(origin)}, {"Mcp-Session-Id", id}};
+  };
+  c.send("POST", initialized_body, with("https://app.example"));
+  EXPECT_EQ(c.read_reply().status, 202);
+  c.send("POST", rpc(2, "tools/list"), with("https://app.example"));
+  auto list = c.read_reply();
+  ASSERT_EQ(list.status, 200);
+  EXPECT_EQ(list.json_body()["result"]["tools"][0]["name"], "hello");
+  for (auto other : {"http://app.example", "https://app.example:8443", "https://app.example.evil.test",
+                     "https://evil.test", "null"}) {
+    raw_http refused(port);
+    refused.send("POST", rpc(3, "ping"), with(other));
+    EXPECT_EQ(refused.read_reply().status, 403) << other;
+  }
+  raw_http get(port);
+  get.send("GET", "", with("https://app.example"));
+  EXPECT_EQ(get.read_reply().status, 200);
+  c.send("DELETE", "", with("https://app.example"));
+  EXPECT_EQ(c.read_reply().status, 200);
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // A deliberately plain HTTP/1.1 client over one loopback socket, so the
 // tests see exactly the bytes the server sends (status lines, headers, SSE
 // framing). Every read has a deadline; nothing sleeps.
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <optional>
@@ -101,10 +102,11 @@ public:
 
   /// Status line and headers (and the body when it has a Content-Length).
   http_reply read_reply(ms wait = ms(5000)) {
+    auto deadline = std::chrono::steady_clock::now() + wait; // for the whole reply
     http_reply r;
     auto end = buffer_.find("\r\n\r\n");
     while (end == std::string::npos) {
-      if (!fill(wait))
+      if (!fill(deadline))
         throw std::runtime_error("no reply; got: " + buffer_.substr(0, 200));
       end = buffer_.find("\r\n\r\n");
     }
@@ -130,7 +132,7 @@ public:
     if (r.headers.count("content-length")) {
       auto len = std::stoul(r.headers["content-length"]);
       while (buffer_.size() < len)
-        if (!fill(wait))
+        if (!fill(deadline))
           throw std::runtime_error("short body");
       r.body = buffer_.substr(0, len);
       buffer_.erase(0, len);
@@ -142,10 +144,13 @@ public:
   /// comments are skipped unless `include_empty`); nullopt at the deadline
   /// or when closed.
   std::optional<sse_event> next_event(ms wait = ms(5000), bool include_empty = false) {
+    // One deadline for all: keep-alive comments and skipped events cannot
+    // extend the wait.
+    auto deadline = std::chrono::steady_clock::now() + wait;
     for (;;) {
       auto end = buffer_.find("\n\n");
       while (end == std::string::npos) {
-        if (!fill(wait))
+        if (!fill(deadline))
           return std::nullopt;
         end = buffer_.find("\n\n");
       }
@@ -177,9 +182,10 @@ public:
 
   /// True when the server closed the connection before the deadline.
   bool closed_by_peer(ms wait = ms(5000)) {
+    auto deadline = std::chrono::steady_clock::now() + wait; // data still arriving cannot extend it
     for (;;) {
       pollfd p{fd_, POLLIN, 0};
-      if (::poll(&p, 1, static_cast<int>(wait.count())) <= 0)
+      if (::poll(&p, 1, remaining(deadline)) <= 0)
         return false;
       char buf[4096];
       auto n = ::recv(fd_, buf, sizeof buf, 0);
@@ -190,9 +196,14 @@ public:
   }
 
 private:
-  bool fill(ms wait) {
+  static int remaining(std::chrono::steady_clock::time_point deadline) {
+    auto left = std::chrono::duration_cast<ms>(deadline - std::chrono::steady_clock::now()).count();
+    return static_cast<int>(std::max<long long>(0, left));
+  }
+
+  bool fill(std::chrono::steady_clock::time_point deadline) {
     pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(wait.count())) <= 0)
+    if (::poll(&p, 1, remaining(deadline)) <= 0)
       return false;
     char buf[65536];
     auto n = ::recv(fd_, buf, sizeof buf, 0);
