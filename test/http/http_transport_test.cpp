@@ -552,11 +552,21 @@ TEST_F(HttpTest, EveryPostRacingADeleteOfItsSessionIsAnswered) {
     std::printf("%s: %d\n", what.c_str(), n);
 }
 
-// stop() with a session, its GET stream and a call in flight: it returns,
-// every connection ends, new ones are refused, the sessions end; the
-// handler that finishes afterwards finds nobody to answer and breaks
-// nothing; a second stop() is harmless.
-TEST_F(HttpTest, StopEndsLiveSessionsStreamsAndRequests) {
+// stop() with a session, its GET stream and a call in flight, and no grace
+// for the call: it returns, the call is answered 503 with its error, every
+// connection ends, new ones are refused, the sessions end; the handler that
+// finishes afterwards finds nobody to answer and breaks nothing; a second
+// stop() is harmless. (HttpShutdown covers the grace itself.)
+class HttpStop : public HttpTest {
+protected:
+  http_options transport_options() override {
+    auto o = HttpTest::transport_options();
+    o.shutdown_grace = std::chrono::milliseconds(0);
+    return o;
+  }
+};
+
+TEST_F(HttpStop, EndsLiveSessionsStreamsAndRequests) {
   held_tool hold;
   srv->add_tool(hold.make()).get();
   auto s = initialize();
@@ -568,6 +578,9 @@ TEST_F(HttpTest, StopEndsLiveSessionsStreamsAndRequests) {
   auto stopping = std::async(std::launch::async, [this] { transport->stop(); });
   ASSERT_EQ(stopping.wait_for(std::chrono::seconds(10)), std::future_status::ready) << "stop() hangs";
   EXPECT_TRUE(stream->closed_by_peer());
+  auto refused = call.read_reply();
+  EXPECT_EQ(refused.status, 503);
+  EXPECT_EQ(json::parse(refused.body)["error"]["code"], -32000) << refused.body;
   EXPECT_TRUE(call.closed_by_peer());
   EXPECT_TRUE(s.conn->closed_by_peer());
   EXPECT_THROW(raw_http{port}, std::runtime_error); // nobody listens any more
