@@ -41,6 +41,22 @@ void ms_from_env(const char* name, std::chrono::milliseconds& target) {
   target = std::chrono::milliseconds(ms);
 }
 
+std::optional<std::string> signal_endpoint(const std::optional<std::string>& given,
+                                           const char* signal_variable, const char* signal_path) {
+  auto with_path = [signal_path](std::string base) {
+    while (!base.empty() && base.back() == '/')
+      base.pop_back();
+    return base + signal_path;
+  };
+  if (given)
+    return with_path(*given);
+  if (auto e = env(signal_variable))
+    return e; // signal-specific: used exactly as given
+  if (auto e = env("OTEL_EXPORTER_OTLP_ENDPOINT"))
+    return with_path(*e);
+  return std::nullopt;
+}
+
 } // namespace cafmcp::otel::detail
 
 namespace cafmcp::otel {
@@ -55,22 +71,10 @@ std::string lower(std::string s) {
   return s;
 }
 
-std::string with_traces_path(std::string base) {
-  while (!base.empty() && base.back() == '/')
-    base.pop_back();
-  return base + "/v1/traces";
-}
-
 } // namespace
 
 std::optional<std::string> traces_endpoint_from_environment(const provider_settings& s) {
-  if (s.otlp_endpoint)
-    return with_traces_path(*s.otlp_endpoint);
-  if (auto e = env("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"))
-    return e; // signal-specific: used exactly as given
-  if (auto e = env("OTEL_EXPORTER_OTLP_ENDPOINT"))
-    return with_traces_path(*e);
-  return std::nullopt;
+  return detail::signal_endpoint(s.otlp_endpoint, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "/v1/traces");
 }
 
 std::shared_ptr<sampler> sampler_from_environment() {

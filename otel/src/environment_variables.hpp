@@ -15,5 +15,9 @@ std::optional<std::string> env(const char* name);
 void positive_from_env(const char* name, long long& target);
 void positive_from_env(const char* name, std::size_t& target);
 void ms_from_env(const char* name, std::chrono::milliseconds& target);
+/// A signal's endpoint: `given` (a base URL) or OTEL_EXPORTER_OTLP_ENDPOINT
+/// with the signal's path appended, or the signal's own variable as is.
+std::optional<std::string> signal_endpoint(const std::optional<std::string>& given,
+                                           const char* signal_variable, const char* signal_path);
 
 } // namespace cafmcp::otel::detail

@@ -88,18 +88,7 @@ void periodic_metric_reader::run() {
 }
 
 std::optional<std::string> metrics_endpoint_from_environment(const provider_settings& s) {
-  auto with_path = [](std::string base) {
-    while (!base.empty() && base.back() == '/')
-      base.pop_back();
-    return base + "/v1/metrics";
-  };
-  if (s.otlp_endpoint)
-    return with_path(*s.otlp_endpoint);
-  if (auto e = env("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"))
-    return e; // signal-specific: used exactly as given
-  if (auto e = env("OTEL_EXPORTER_OTLP_ENDPOINT"))
-    return with_path(*e);
-  return std::nullopt;
+  return detail::signal_endpoint(s.otlp_endpoint, "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "/v1/metrics");
 }
 
 periodic_reader_options periodic_reader_options_from_environment() {
