@@ -55,6 +55,11 @@ server_flags::server_flags(CLI::App& app, std::string name, std::uint16_t defaul
       [this](std::int64_t ms) { http.request_body_timeout = std::chrono::milliseconds(ms); },
       "HTTP: then its body within this (default " + std::to_string(http.request_body_timeout.count()) + ")")
     ->check(CLI::Range(std::int64_t{1}, std::int64_t{3600000}));
+  app.add_option("--stream-history-budget-bytes", http.stream_history_budget_bytes,
+                 "HTTP: bytes every SSE stream's resumption history may hold together; the oldest events go "
+                 "first (a client resuming from before them gets 410)")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
   app.add_option("--otlp-endpoint", otlp_endpoint_,
                  "export traces over OTLP/HTTP(S) to this base URL, e.g. http://localhost:4318 "
                  "(the OTEL_* environment variables work too, OTEL_EXPORTER_OTLP_CERTIFICATE for a CA)");

@@ -2,6 +2,7 @@
 // The flags every example server binary takes, the same everywhere:
 //   --stdio (default) | --http [--host H] [--port P] [--shutdown-grace-ms MS]
 //     [--max-connections N] [--request-header-timeout-ms MS] [--request-body-timeout-ms MS]
+//     [--stream-history-budget-bytes N]
 //   --otlp-endpoint URL, --trace-file PATH (and the OTEL_* variables)
 //   --metrics (Prometheus text at GET /metrics with --http)
 //   --log-level LEVEL

@@ -43,6 +43,13 @@ struct http_options {
   std::size_t stream_history_events = 1024;
   std::size_t stream_history_bytes = 8 * 1024 * 1024;
   std::chrono::seconds stream_history_age{300};
+  /// Bytes every stream's history may hold together (each event counts its
+  /// frame plus about 80 bytes of bookkeeping; a broadcast counts once per
+  /// stream), split evenly between the event loops. Over it, the oldest
+  /// event of any stream is discarded first, and a client resuming from
+  /// before it gets 410. Without it, max_sessions histories of
+  /// stream_history_bytes each could add up to far more than the machine.
+  std::size_t stream_history_budget_bytes = 256 * 1024 * 1024;
   /// Request streams that already carried their response stay resumable
   /// for stream_history_age, and at most this many per session.
   std::size_t finished_streams_per_session = 64;

@@ -5,21 +5,55 @@ namespace {
 
 std::size_t size_of(const frame& f) { return f ? f->size() : 0; }
 
+// What one kept event counts against its budget.
+std::size_t cost_of(const event_store::event& e) { return size_of(e.data) + sizeof(e); }
+
 } // namespace
+
+void history_budget::enforce() {
+  while (bytes_ > max_bytes_ && !fronts_.empty()) {
+    fronts_.begin()->second->discard_oldest();
+    ++discarded_;
+  }
+}
+
+void event_store::discard_oldest() {
+  auto& oldest = events_.front();
+  bytes_ -= size_of(oldest.data);
+  if (budget_) {
+    budget_->bytes_ -= cost_of(oldest);
+    auto node = budget_->fronts_.extract({oldest.order, this});
+    if (events_.size() > 1) { // the next one is this history's oldest now
+      node.value().first = events_[1].order;
+      budget_->fronts_.insert(std::move(node));
+    }
+  }
+  events_.pop_front();
+}
 
 void event_store::trim(clock::time_point now) {
   while (!events_.empty()
-         && (events_.size() > max_events_ || bytes_ > max_bytes_ || now - events_.front().at > max_age_)) {
-    bytes_ -= size_of(events_.front().data);
-    events_.pop_front();
-  }
+         && (events_.size() > max_events_ || bytes_ > max_bytes_ || now - events_.front().at > max_age_))
+    discard_oldest();
+}
+
+void event_store::clear() {
+  while (!events_.empty())
+    discard_oldest();
 }
 
 std::uint64_t event_store::append(frame data, clock::time_point now, stream_mark mark) {
   auto seq = next_++;
   bytes_ += size_of(data);
-  events_.push_back({seq, std::move(data), now, mark});
+  events_.push_back({seq, std::move(data), now, mark, budget_ ? budget_->next_order() : 0});
+  if (budget_) {
+    budget_->bytes_ += cost_of(events_.back());
+    if (events_.size() == 1)
+      budget_->fronts_.emplace(events_.back().order, this);
+  }
   trim(now);
+  if (budget_)
+    budget_->enforce();
   return seq;
 }
 

@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "cafmcp/transport.hpp"
 
+#include "streamable_http/history_budget.hpp"
 #include "streamable_http/stream_mark.hpp"
 
 namespace cafmcp::http {
@@ -23,13 +25,21 @@ public:
     frame data;
     clock::time_point at;
     stream_mark mark; // a clustered session's standalone stream only
+    std::uint64_t order = 0; // age among every history of its budget
   };
 
   /// Bytes count each frame in full, although a broadcast frame is shared
-  /// by every session: the bound is on what this stream can pin.
+  /// by every session: the bound is on what this stream can pin. With a
+  /// `budget`, the histories sharing it are bounded together as well (the
+  /// oldest event of any of them goes first).
   event_store(std::size_t max_events, std::chrono::seconds max_age,
-              std::size_t max_bytes = std::numeric_limits<std::size_t>::max())
-    : max_events_(max_events), max_bytes_(max_bytes), max_age_(max_age) {}
+              std::size_t max_bytes = std::numeric_limits<std::size_t>::max(),
+              std::shared_ptr<history_budget> budget = nullptr)
+    : max_events_(max_events), max_bytes_(max_bytes), max_age_(max_age), budget_(std::move(budget)) {}
+  // The budget knows each history by its address.
+  event_store(const event_store&) = delete;
+  event_store& operator=(const event_store&) = delete;
+  ~event_store() { clear(); }
 
   /// Appends and returns its sequence number (1, 2, ...).
   std::uint64_t append(frame data, clock::time_point now = clock::now(), stream_mark mark = {});
@@ -59,11 +69,17 @@ public:
   std::size_t bytes() const noexcept { return bytes_; }
   std::size_t size() const noexcept { return events_.size(); }
 
+  /// Discards every kept event (an ended session's histories serve no one).
+  void clear();
+
 private:
+  friend class history_budget;
   void trim(clock::time_point now);
+  void discard_oldest();
   std::size_t max_events_;
   std::size_t max_bytes_;
   std::chrono::seconds max_age_;
+  std::shared_ptr<history_budget> budget_;
   std::deque<event> events_;
   std::size_t bytes_ = 0;
   std::uint64_t next_ = 1;

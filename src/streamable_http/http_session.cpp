@@ -54,8 +54,8 @@ void http_session::run(outgoing& o) {
 
 http_session::stream& http_session::new_stream(std::uint64_t id) {
   return streams_
-    .emplace(id, stream(event_store(options_.stream_history_events, options_.stream_history_age,
-                                    options_.stream_history_bytes)))
+    .try_emplace(id, options_.stream_history_events, options_.stream_history_age, options_.stream_history_bytes,
+                 host_.histories())
     .first->second;
 }
 
@@ -412,9 +412,11 @@ void http_session::end(int status, const std::string& why) {
     }
   }
   pending_.clear();
-  for (auto& [id, s] : streams_)
+  for (auto& [id, s] : streams_) {
     if (auto c = s.conn.lock())
       c->end_sse();
+    s.history.clear(); // on this loop: the session object may die elsewhere
+  }
   host_.ended(*this);
 }
 

@@ -48,6 +48,8 @@ public:
   /// Shared with the sessions: an actor thread may still send to one while
   /// the transport is destroyed, and finds the outbox closed, not freed.
   virtual const std::shared_ptr<session_outbox>& outbox() const = 0;
+  /// What the histories of every session on this loop may hold together.
+  virtual const std::shared_ptr<history_budget>& histories() const = 0;
   /// The session ended (once): it no longer serves requests.
   virtual void ended(const http_session& s) = 0;
 
@@ -106,7 +108,8 @@ public:
 
 private:
   struct stream {
-    explicit stream(event_store s) : history(std::move(s)) {}
+    template <class... Args>
+    explicit stream(Args&&... history_bounds) : history(std::forward<Args>(history_bounds)...) {}
     event_store history;
     std::weak_ptr<http_conn> conn;
     bool finished = false; // its final response was sent

@@ -1,5 +1,7 @@
 #include "streamable_http/request_router.hpp"
 
+#include <algorithm>
+
 #include "cafmcp/prometheus_text.hpp"
 #include "cafmcp/protocol_version.hpp"
 
@@ -11,7 +13,9 @@ namespace cafmcp::http {
 
 request_router::request_router(server& s, http_options o, session_counters& c, connection_loop& io)
   : srv_(s), options_(std::move(o)), counters_(c),
-    outbox_(std::make_shared<session_outbox>(io.ioc, &http_session::run)) {
+    outbox_(std::make_shared<session_outbox>(io.ioc, &http_session::run)),
+    histories_(std::make_shared<history_budget>(options_.stream_history_budget_bytes
+                                                / std::max<std::size_t>(options_.event_loops, 1))) {
   io.handler = this;
 }
 

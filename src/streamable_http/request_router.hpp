@@ -46,6 +46,7 @@ public:
   server& core() override { return srv_; }
   const http_options& options() const override { return options_; }
   const std::shared_ptr<session_outbox>& outbox() const override { return outbox_; }
+  const std::shared_ptr<history_budget>& histories() const override { return histories_; }
   void ended(const http_session& s) override;
 
   /// Every loop of the transport, this one at `index` (set before any runs).
@@ -89,6 +90,7 @@ private:
   bool shutting_down_ = false;
   /// What actor threads send this loop's sessions.
   std::shared_ptr<session_outbox> outbox_;
+  std::shared_ptr<history_budget> histories_;
 };
 
 } // namespace cafmcp::http

@@ -125,6 +125,41 @@ TEST(EventStore, DiscardsByAge) {
   EXPECT_TRUE(s.after(1, t0 + std::chrono::seconds(21)));
 }
 
+TEST(EventStore, HistoriesSharingABudgetLoseTheOldestEventOfAnyFirst) {
+  auto budget = std::make_shared<history_budget>(3 * (sizeof(event_store::event) + 4));
+  auto frame_of = [](const char* text) { return std::make_shared<const std::string>(text); };
+  {
+    event_store a(100, std::chrono::seconds(60), 1000, budget);
+    event_store b(100, std::chrono::seconds(60), 1000, budget);
+    a.append(frame_of("a1__"));
+    b.append(frame_of("b1__"));
+    a.append(frame_of("a2__"));
+    EXPECT_EQ(budget->discarded(), 0u);
+    b.append(frame_of("b2__")); // a1 is the oldest of the four
+    EXPECT_EQ(budget->discarded(), 1u);
+    EXPECT_FALSE(a.after(0));
+    ASSERT_TRUE(a.after(1));
+    EXPECT_TRUE(b.after(0));
+    b.append(frame_of("b3__")); // then b1, then a2
+    b.append(frame_of("b4__"));
+    EXPECT_EQ(a.size(), 0u);
+    EXPECT_EQ(b.size(), 3u);
+    EXPECT_FALSE(b.after(0));
+    ASSERT_TRUE(b.after(1));
+    EXPECT_EQ(b.after(1)->size(), 3u);
+    EXPECT_EQ(budget->bytes(), 3 * (sizeof(event_store::event) + 4));
+    a.append(frame_of("a3__")); // a history emptied by the budget takes events again
+    EXPECT_EQ(a.size(), 1u);
+    EXPECT_EQ(b.size(), 2u);
+  }
+  EXPECT_EQ(budget->bytes(), 0u); // a history gone gives its bytes back
+  event_store c(100, std::chrono::seconds(60), 1000, budget);
+  c.append(frame_of("c1__"));
+  c.clear();
+  EXPECT_EQ(budget->bytes(), 0u);
+  EXPECT_FALSE(c.after(0));
+}
+
 TEST(EventIds, EncodeTheirStream) {
   std::uint64_t stream = 0, seq = 0;
   EXPECT_TRUE(parse_event_id(event_id(4, 17), stream, seq));

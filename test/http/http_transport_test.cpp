@@ -251,6 +251,49 @@ TEST_F(ShortHistory, AnIdTooOldToReplayGetsAClearAnswer) {
   EXPECT_NE(r.json_body()["error"]["message"].get<std::string>().find("no longer kept"), std::string::npos);
 }
 
+// Every history on the server bounded together: per stream, 1,024 events
+// would be kept; the budget (a few events' worth) discards the oldest of any.
+class SmallHistoryBudget : public HttpTest {
+  http_options transport_options() override {
+    auto o = HttpTest::transport_options();
+    o.stream_history_budget_bytes = 2048;
+    return o;
+  }
+};
+
+TEST_F(SmallHistoryBudget, TheOldestEventsOfAnyStreamGoFirstAndAskingForThemGets410) {
+  auto old_session = initialize();
+  auto old_stream = open_stream(old_session);
+  srv->add_tool(text_tool("a")).get();
+  auto a = old_stream->next_event();
+  ASSERT_TRUE(a);
+  old_stream->close();
+  auto busy = initialize();
+  for (auto name : {"b", "c", "d", "e", "f", "g", "h", "i"}) // ~16 events of ~250 bytes, both sessions
+    srv->add_tool(text_tool(name)).get();
+  srv->stats();
+  raw_http late(port);
+  late.send("GET", "", {{"Mcp-Session-Id", old_session.id}, {"Last-Event-ID", a->id}});
+  auto r = late.read_reply();
+  EXPECT_EQ(r.status, 410);
+  EXPECT_NE(r.json_body()["error"]["message"].get<std::string>().find("no longer kept"), std::string::npos);
+  // The newest stay resumable.
+  auto stream = open_stream(busy);
+  auto from = stream->next_event(); // what the budget kept of b..i
+  ASSERT_TRUE(from);
+  stream->close();
+  srv->add_tool(text_tool("j")).get();
+  srv->stats();
+  auto resumed = open_stream(busy, from->id);
+  std::string last;
+  for (int i = 0; i < 10 && last != "j"; ++i) {
+    auto e = resumed->next_event();
+    ASSERT_TRUE(e);
+    last = json::parse(e->data)["params"]["name"];
+  }
+  EXPECT_EQ(last, "j");
+}
+
 class SlowReaders : public HttpTest {
   http_options transport_options() override {
     auto o = HttpTest::transport_options();
