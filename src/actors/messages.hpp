@@ -36,7 +36,6 @@ using emit_atom = caf::atom_constant<caf::atom("emit")>;
 using ask_atom = caf::atom_constant<caf::atom("ask")>;
 using forget_atom = caf::atom_constant<caf::atom("forget")>;
 using join_atom = caf::atom_constant<caf::atom("join")>;
-using activate_atom = caf::atom_constant<caf::atom("activate")>;
 using sub_atom = caf::atom_constant<caf::atom("sub")>;
 using unsub_atom = caf::atom_constant<caf::atom("unsub")>;
 using change_atom = caf::atom_constant<caf::atom("change")>;
@@ -87,7 +86,8 @@ using session_actor = caf::typed_actor<
   caf::reacts_to<answered_atom, std::string, protocol::outcome>, // clustered: an answer another node took
   caf::reacts_to<forget_atom, std::string>,                      // handler stopped waiting
   caf::reacts_to<release_atom, std::string>,                     // stream of key may close
-  caf::reacts_to<run_atom, call, protocol::job>>;                // a quick handler, run here
+  caf::reacts_to<run_atom, call, protocol::job>,                 // a quick handler, run here
+  caf::reacts_to<join_atom, int>>;                               // tell the notifier again (attempt)
 
 /// What the notifier needs to deliver to a session without a hop through it.
 struct session_link {
@@ -115,6 +115,10 @@ struct call {
   json params;
   std::shared_ptr<const session_env> env;
   std::shared_ptr<std::atomic<bool>> cancelled;
+  // Set by the server actor once it answered the call or handed it on (to a
+  // worker, or back to its session): from then on its answer comes whatever
+  // becomes of the server actor, and a handler may have acted already.
+  std::shared_ptr<std::atomic<bool>> taken;
   trace_context trace; // the request span's context
   // Stateless multi-round-trip: the verified requestState of this retry
   // (null on a first round).
@@ -175,8 +179,7 @@ struct logged_change {
 
 /// The change notifier: sessions, the uri -> subscribers index, broadcasts.
 using notifier_actor = caf::typed_actor<
-  caf::reacts_to<join_atom, session_link>,                    // a session exists
-  caf::reacts_to<activate_atom, session_actor>,               // it saw `initialized`
+  caf::replies_to<join_atom, session_link, bool>::with<bool>, // a session exists (true: operating)
   caf::replies_to<sub_atom, session_actor, std::string, bool> // uri, is_template
   ::with<protocol::outcome>,
   caf::replies_to<unsub_atom, session_actor, std::string>::with<protocol::outcome>,

@@ -238,12 +238,25 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self, std:
     update_gauges(*rt);
   });
   return {
-    [self, rt](join_atom, session_link& link) {
+    // A session exists (active: it saw `initialized`). Asked again when a
+    // notifier died before answering: what is known already stays.
+    [self, rt](join_atom, session_link& link, bool active) {
+      auto& st = *rt->notifier_data;
       auto id = link.handle.id();
-      self->monitor(link.handle);
-      if (rt->options->cluster.url.size())
-        rt->notifier_data->by_name[link.id] = id;
-      rt->notifier_data->sessions[id] = notifier_state::member{std::move(link), false};
+      auto handle = link.handle;
+      auto name = link.id;
+      auto [it, fresh] = st.sessions.try_emplace(id, notifier_state::member{std::move(link), false});
+      if (fresh) {
+        self->monitor(handle);
+        if (rt->options->cluster.url.size())
+          st.by_name[name] = id;
+      }
+      if (active && !it->second.active) {
+        it->second.active = true;
+        ++st.active_sessions;
+        update_gauges(*rt);
+      }
+      return true;
     },
     // A session another node started, served here from now on: known,
     // subscribed and active at once (the client operates already).
@@ -280,14 +293,6 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self, std:
       caf::anon_send(m->second.link.handle, restate_atom::value, std::move(uris), level);
     },
     [](settle_atom, settlement_ptr& s) { s.reset(); }, // the broadcasts before it are out
-    [rt](activate_atom, session_actor& s) {
-      auto& st = *rt->notifier_data;
-      if (auto it = st.sessions.find(s.id()); it != st.sessions.end() && !it->second.active) {
-        it->second.active = true;
-        ++st.active_sessions;
-        update_gauges(*rt);
-      }
-    },
     [rt](sub_atom, session_actor& s, std::string& uri, bool is_template) -> protocol::outcome {
       auto& st = *rt->notifier_data;
       if (!st.sessions.count(s.id()))

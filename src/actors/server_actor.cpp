@@ -23,19 +23,26 @@ server_actor::behavior_type server_behavior(server_actor::pointer self, std::sha
     [rt](init_atom, std::string& requested) -> json {
       return protocol::initialize_result(*rt->options, *rt->registry, requested);
     },
+    // Marks the call taken as its last step: an actor is stopped between
+    // messages, so a call whose handling began here is answered or handed
+    // on; one still in the mailbox when this actor died was not, and its
+    // session tells the client to retry (only that one: a handler that
+    // already ran may have acted).
     [self, rt](rpc_atom, call& c) {
+      auto taken = c.taken;
       auto result = protocol::dispatch(*rt->registry, *rt->options, c.method, c.params);
       if (auto* done = std::get_if<protocol::outcome>(&result)) {
         self->send(c.env->session, reply_atom::value, c.key, std::move(*done));
-        return;
+      } else {
+        auto& job = std::get<protocol::job>(result);
+        if (job.quick && rt->options->inline_quick_handlers) {
+          auto session = c.env->session;
+          self->send(session, run_atom::value, std::move(c), std::move(job));
+        } else {
+          run_on_worker(*rt, std::move(job), std::move(c));
+        }
       }
-      auto& job = std::get<protocol::job>(result);
-      if (job.quick && rt->options->inline_quick_handlers) {
-        auto session = c.env->session;
-        self->send(session, run_atom::value, std::move(c), std::move(job));
-        return;
-      }
-      run_on_worker(*rt, std::move(job), std::move(c));
+      taken->store(true);
     },
     [self, rt](sub_atom, session_actor& s, std::string& uri) -> caf::result<protocol::outcome> {
       const auto& reg = *rt->registry;

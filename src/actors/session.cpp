@@ -31,8 +31,8 @@ void close_session(self_ptr self) {
   st.closed = true;
   if (st.draining)
     st.rt->draining_sessions.fetch_sub(1);
-  for (auto& [key, flag] : st.calls)
-    flag->store(true);
+  for (auto& [key, c] : st.calls)
+    c.cancelled->store(true);
   st.calls.clear();
   st.asks.clear(); // their workers see a broken promise: "session ended"
   st.out->close();
@@ -209,10 +209,31 @@ server_actor current_server(self_ptr self) {
   return srv;
 }
 
-void activate(self_ptr self) {
+// Tells the notifier that this session exists, and once initialized that it
+// operates (it hears broadcasts from then on). A notifier that dies before
+// answering drops the request with its mailbox: its successor is asked,
+// a little later, a bounded number of times; then the session ends (no
+// notifier came back: the supervisor gave up, the server is going away).
+constexpr int join_attempts = 100;
+constexpr auto join_retry_delay = std::chrono::milliseconds(20);
+
+void join_notifier(self_ptr self, int attempt) {
   auto& st = self->state;
-  st.phase = protocol::phase::operating;
-  self->send(st.rt->notifier(), activate_atom::value, handle_of(self));
+  bool operating = st.phase == protocol::phase::operating;
+  self->request(st.rt->notifier(), ask_timeout, join_atom::value, session_link{handle_of(self), st.out, st.id},
+                operating)
+    .then([](bool) {},
+          [self, attempt](const caf::error&) {
+            if (attempt + 1 >= join_attempts)
+              self->send(handle_of(self), close_atom::value);
+            else
+              self->delayed_send(handle_of(self), join_retry_delay, join_atom::value, attempt + 1);
+          });
+}
+
+void activate(self_ptr self) {
+  self->state.phase = protocol::phase::operating;
+  join_notifier(self, 0);
 }
 
 void initialize(self_ptr self, const jsonrpc::request& req) {
@@ -312,7 +333,8 @@ void forward(self_ptr self, jsonrpc::request& req, const std::string& key,
                          "Too many concurrent requests on this session (limit "
                            + std::to_string(st.rt->options->max_concurrent_calls_per_session) + ")"));
   auto flag = std::make_shared<std::atomic<bool>>(false);
-  st.calls.emplace(key, flag);
+  auto taken = std::make_shared<std::atomic<bool>>(false);
+  st.calls.emplace(key, session_state::call_in_flight{flag, taken});
   // Workers (and the mutations their handlers make) continue this trace.
   trace_context trace;
   if (auto it = st.observed.find(key); it != st.observed.end() && it->second.span)
@@ -324,6 +346,7 @@ void forward(self_ptr self, jsonrpc::request& req, const std::string& key,
          req.params.value_or(json::object()),
          std::move(env),
          flag,
+         taken,
          std::move(trace),
          std::move(request_state)};
   self->send(current_server(self), rpc_atom::value, std::move(c));
@@ -379,7 +402,7 @@ void on_notification(self_ptr self, const jsonrpc::notification& n) {
       return;
     }
     if (auto it = st.calls.find(key); it != st.calls.end()) {
-      it->second->store(true);
+      it->second.cancelled->store(true);
       st.calls.erase(it); // its result, if it still comes, is dropped
       st.stateless.erase(key);
       if (!st.closed) // no response will come: let the transport end the request
@@ -460,7 +483,7 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
   st.id = id;
   st.named = named;
   if (!adopted) {
-    self->send(rt->notifier(), join_atom::value, session_link{handle_of(self), out, id});
+    join_notifier(self, 0);
   } else { // operating already: initialized on another node, as its record says
     auto env = std::make_shared<session_env>();
     env->session = handle_of(self);
@@ -478,20 +501,29 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
                std::move(*adopted));
   }
   current_server(self);
-  // The server actor died with our requests: answer them rather than
-  // leaving the client waiting; its successor serves the next ones.
+  // The server actor died with requests it had not handled: answer them
+  // rather than leaving the client waiting; its successor serves the next
+  // ones. Those it handed on are answered by their handlers as usual (a
+  // "retry" would be a lie: a handler may have acted already).
   self->set_down_handler([self](caf::down_msg& dm) {
     if (dm.source != self->state.watched_server)
       return;
-    self->state.watched_server = caf::actor_addr{};
-    auto calls = std::move(self->state.calls);
-    self->state.calls.clear();
-    for (auto& [key, flag] : calls) {
-      flag->store(true);
+    auto& st = self->state;
+    st.watched_server = caf::actor_addr{};
+    std::vector<std::string> lost;
+    for (auto it = st.calls.begin(); it != st.calls.end();) {
+      if (it->second.taken->load()) {
+        ++it;
+        continue;
+      }
+      it->second.cancelled->store(true);
+      lost.push_back(it->first);
+      it = st.calls.erase(it);
+    }
+    for (auto& key : lost)
       fail(self, id_of_key(key),
            error_of(jsonrpc::code::internal_error,
-                    "The server actor restarted while handling this request; retry"));
-    }
+                    "The server actor restarted before handling this request; retry"));
     close_if_drained(self);
   });
   return {
@@ -518,6 +550,7 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
       // handler sent: the client sees them before the result.
       self->send(self, reply_atom::value, std::move(key), std::move(out));
     },
+    [self](join_atom, int attempt) { join_notifier(self, attempt); },
     [self](emit_atom, std::string& key, frame& f) {
       if (self->state.calls.count(key)) // progress after completion is dropped
         send_frame(self, std::move(f), routing{key, false});

@@ -52,8 +52,13 @@ struct session_state {
   std::shared_ptr<const session_env> env; // set by initialize
   std::shared_ptr<std::atomic<int>> log_level =
     std::make_shared<std::atomic<int>>(static_cast<int>(log_level::info));
-  // Requests in flight, by id key; the flag tells their worker to stop.
-  std::unordered_map<std::string, std::shared_ptr<std::atomic<bool>>> calls;
+  // Requests in flight, by id key: `cancelled` tells their worker to stop;
+  // `taken` says the server actor handed them on (call::taken).
+  struct call_in_flight {
+    std::shared_ptr<std::atomic<bool>> cancelled;
+    std::shared_ptr<std::atomic<bool>> taken;
+  };
+  std::unordered_map<std::string, call_in_flight> calls;
   // Our requests to the client, by the id we sent.
   std::unordered_map<std::string, std::shared_ptr<std::promise<protocol::outcome>>> asks;
   caf::actor_addr watched_server;

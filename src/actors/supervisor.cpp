@@ -18,6 +18,20 @@ void publish(caf::actor_system& sys, caf::atom_value name, const Handle& h) {
   sys.registry().put(name, caf::actor_cast<caf::strong_actor_ptr>(h));
 }
 
+// The broadcasts a dead notifier still had in its mailbox are gone, and
+// nothing says which: every client re-reads everything. Clustered, through
+// the log, so that the resync takes its place in every node's order (and
+// its event ids are the log's, like every other notification's).
+void resync_everyone(runtime& rt, const notifier_actor& notifier) {
+  if (rt.cluster) {
+    protocol::log_record r;
+    r.resync = true;
+    rt.cluster->publish(std::move(r), nullptr);
+    return;
+  }
+  caf::anon_send(notifier, resync_atom::value, trace_context{});
+}
+
 } // namespace
 
 server_actor runtime::server() const {
@@ -40,6 +54,7 @@ caf::behavior supervisor(caf::event_based_actor* self, std::shared_ptr<runtime> 
     auto h = self->spawn<caf::linked>(change_notifier, rt);
     kids->notifier = h.address();
     publish(self->system(), notifier_name, h);
+    return h;
   };
   auto start_server = [self, rt, kids] {
     auto h = self->spawn<caf::linked>(server_behavior, rt);
@@ -72,7 +87,7 @@ caf::behavior supervisor(caf::event_based_actor* self, std::shared_ptr<runtime> 
       if (rt->metrics)
         rt->metrics->server_restarts.add();
     } else {
-      start_notifier();
+      resync_everyone(*rt, start_notifier());
       ++rt->notifier_restarts;
       if (rt->metrics)
         rt->metrics->notifier_restarts.add();

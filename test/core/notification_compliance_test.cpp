@@ -344,11 +344,11 @@ TEST_F(NotificationCompliance, CrashedServerActorIsRestartedWithItsRegistry) {
   EXPECT_EQ(call["result"]["content"][0]["text"], "hi");
 }
 
-// Calls the server actor took are answered when it dies: each gets the
-// "retry" error at once (not a timeout, not silence), exactly once; the
-// handlers' late results are dropped, and the session serves on with the
-// restarted actor.
-TEST_F(NotificationCompliance, CallsInFlightWhenTheServerActorDiesAreToldToRetry) {
+// Calls the server actor handed to their handlers before it died are
+// answered by those handlers, exactly once: a handler may have acted (a
+// mutation made), so telling the client to retry would be a lie. The
+// session serves on with the restarted actor.
+TEST_F(NotificationCompliance, CallsHandedToHandlersBeforeTheServerActorDiesAreAnsweredByThem) {
   held_tool hold;
   ASSERT_TRUE(applied(srv.add_tool(hold.make())));
   ASSERT_TRUE(applied(srv.add_tool(echo_tool("echo"))));
@@ -364,14 +364,6 @@ TEST_F(NotificationCompliance, CallsInFlightWhenTheServerActorDiesAreToldToRetry
   auto before = rt.server();
   // Not exit_reason::kill: CAF propagates kill through links untrappably.
   caf::anon_send_exit(before, caf::exit_reason::unhandled_exception);
-  for (auto& id : ids) {
-    auto answer = response_to(c, id);
-    ASSERT_TRUE(answer) << "no answer to " << id.dump();
-    ASSERT_TRUE(answer->contains("error")) << answer->dump();
-    EXPECT_EQ((*answer)["error"]["code"], -32603);
-    EXPECT_NE((*answer)["error"]["message"].get<std::string>().find("retry"), std::string::npos);
-  }
-  hold.release(); // their results now reach a session that no longer waits for them
   bool restarted = false;
   for (int i = 0; i < 500 && !restarted; ++i) {
     restarted = rt.server() && rt.server() != before;
@@ -379,12 +371,62 @@ TEST_F(NotificationCompliance, CallsInFlightWhenTheServerActorDiesAreToldToRetry
       c.request("ping");
   }
   ASSERT_TRUE(restarted);
+  EXPECT_TRUE(c.take([&](const json& m) {
+                 return m.contains("id") && std::find(ids.begin(), ids.end(), m["id"]) != ids.end();
+               })
+                .empty()); // not told to retry: their handlers still run
+  hold.release();
+  for (auto& id : ids) {
+    auto answer = response_to(c, id);
+    ASSERT_TRUE(answer) << "no answer to " << id.dump();
+    EXPECT_TRUE(answer->contains("result")) << answer->dump();
+  }
   auto again = c.request("tools/call", {{"name", "echo"}, {"arguments", {{"text", "again"}}}});
   EXPECT_EQ(again["result"]["content"][0]["text"], "again");
   EXPECT_TRUE(c.take([&](const json& m) {
                  return m.contains("id") && std::find(ids.begin(), ids.end(), m["id"]) != ids.end();
                })
                 .empty()); // no second answer to any of them
+  EXPECT_EQ(srv.stats().server_restarts, 1u);
+}
+
+// Calls still in the server actor's mailbox when it dies are lost with it:
+// each gets the "retry" error at once (not a timeout, not silence), and a
+// retry is served by its successor. The actor is held in a mutation while
+// its exit and then the calls queue behind it (a mailbox is FIFO).
+TEST_F(NotificationCompliance, CallsTheServerActorNeverHandledAreToldToRetry) {
+  ASSERT_TRUE(applied(srv.add_tool(echo_tool("echo"))));
+  in_process_client c(srv);
+  c.initialize();
+  auto& rt = *server_access::of(srv).rt;
+  auto before = rt.server();
+  std::promise<void> inside, leave;
+  auto left = leave.get_future().share();
+  actors::mutation busy{"hold the server actor",
+                        [&inside, left](protocol::registry&) {
+                          inside.set_value();
+                          left.wait();
+                          return protocol::mutation_effect{};
+                        },
+                        nullptr,
+                        {}};
+  caf::anon_send(before, actors::mutate_atom::value, std::move(busy));
+  ASSERT_EQ(inside.get_future().wait_for(std::chrono::seconds(30)), std::future_status::ready);
+  caf::anon_send_exit(before, caf::exit_reason::unhandled_exception);
+  const std::vector<json> ids = {"lost-1", "lost-2", "lost-3"};
+  for (auto& id : ids)
+    c.send(call_message(id, "echo"));
+  c.request("ping"); // answered by the session: the calls before it went to the server actor
+  leave.set_value();
+  for (auto& id : ids) {
+    auto answer = response_to(c, id);
+    ASSERT_TRUE(answer) << "no answer to " << id.dump();
+    ASSERT_TRUE(answer->contains("error")) << answer->dump();
+    EXPECT_EQ((*answer)["error"]["code"], -32603);
+    EXPECT_NE((*answer)["error"]["message"].get<std::string>().find("retry"), std::string::npos);
+  }
+  auto again = c.request("tools/call", {{"name", "echo"}, {"arguments", {{"text", "again"}}}});
+  EXPECT_EQ(again["result"]["content"][0]["text"], "again");
   EXPECT_EQ(srv.stats().server_restarts, 1u);
 }
 
@@ -461,6 +503,33 @@ TEST_F(NotificationCompliance, CrashedNotifierIsRestartedWithSessionsAndSubscrip
   EXPECT_EQ(s.subscriptions, 1u);
   srv.resource_updated("mem://a");
   EXPECT_TRUE(c.wait_for_method(updated));
+}
+
+// What a dead notifier still had in its mailbox died with it, and nothing
+// says what: its successor tells every client to re-read every list and
+// every resource it subscribes to (at least once, never lost).
+TEST_F(NotificationCompliance, ARestartedNotifierTellsEveryClientToReadAgain) {
+  ASSERT_TRUE(applied(srv.add_resource(text_resource("mem://a", "a", "A"))));
+  in_process_client c(srv);
+  c.initialize();
+  c.request("resources/subscribe", {{"uri", "mem://a"}});
+  in_process_client other(srv); // subscribes to nothing
+  other.initialize();
+  auto& rt = *server_access::of(srv).rt;
+  auto before = rt.notifier();
+  // Not exit_reason::kill: CAF propagates kill through links untrappably.
+  caf::anon_send_exit(before, caf::exit_reason::unhandled_exception);
+  for (auto* client : {&c, &other})
+    for (auto& method : {tools_changed, resources_changed, prompts_changed}) {
+      auto m = client->wait_for_method(method);
+      ASSERT_TRUE(m) << method;
+      EXPECT_FALSE(m->contains("params")) << m->dump(); // a resync: no operation to name
+    }
+  auto u = c.wait_for_method(updated);
+  ASSERT_TRUE(u);
+  EXPECT_EQ((*u)["params"]["uri"], "mem://a");
+  EXPECT_EQ(srv.stats().notifier_restarts, 1u);
+  EXPECT_TRUE(other.take([](const json& m) { return is_method(m, updated); }).empty());
 }
 
 } // namespace
