@@ -9,9 +9,18 @@
 //   node bench/soak/soak.mjs --minutes 10        # by hand, any length
 //   ctest -L soak                                # a one-minute smoke
 //
+//   node bench/soak/soak.mjs --chaos             # with EVERYTHING_SERVER=cafmcp-chaos-server
+//
+// --chaos: the server actor or the change notifier crashes now and then
+// (chaos_server.cpp) and the supervisor restarts it. A call may then fail
+// (the server actor died with it: "retry"); the mutator repeats it, and
+// counts only what succeeded. A notifier's mailbox dies with it, so its
+// successor resyncs (a plain list_changed and resources/updated to every
+// client): each healthy session must hear every change once, in order,
+// except changes followed by such a resync, and no change twice. At the
+// end the faults stop (SIGUSR1) and one last change must reach everyone.
+//
 // Exit status 0 when every check held; the summary is one JSON line.
-// Not covered: killing the server actor or the notifier at random; the
-// everything-server has no hook for it (the core tests kill them in-process).
 import fs from 'node:fs';
 import net from 'node:net';
 import { parseArgs } from 'node:util';
@@ -24,8 +33,10 @@ const { values } = parseArgs({
     churners: { type: 'string', default: '8' }, // concurrent loops of sessions that vanish
     growth: { type: 'string', default: '0.05' }, // allowed growth over the second half
     warmup: { type: 'string', default: '30' }, // seconds of the run not judged (allocator high-water marks)
+    chaos: { type: 'boolean', default: false }, // the server is cafmcp-chaos-server
   },
 });
+const chaos = values.chaos;
 const runMs = Number(values.minutes) * 60_000;
 const healthyCount = Number(values.healthy);
 const churnerCount = Number(values.churners);
@@ -41,6 +52,17 @@ const url = new URL(await server.url);
 const pid = server.child.pid;
 let serverExited = null;
 server.child.on('exit', (code, signal) => { serverExited = { code, signal }; });
+// The chaos server's stderr: its faults, and when they stopped.
+const faults = { count: 0, stopped: null };
+const faultsStopped = new Promise((resolve) => {
+  server.child.stderr.on('data', (d) => {
+    for (const line of String(d).split('\n')) {
+      if (line.startsWith('chaos: fault ')) ++faults.count;
+      const m = /^chaos: stopped after (\d+) faults/.exec(line);
+      if (m) { faults.stopped = Number(m[1]); resolve(); }
+    }
+  });
+});
 
 const failures = [];
 const fail = (why) => { if (failures.length < 20) failures.push(why); };
@@ -60,18 +82,40 @@ function sample() {
 
 // -- healthy sessions -----------------------------------------------------
 const call = (client, name, args = {}) => client.callTool({ name, arguments: args });
-let admin = await connectHttp(url.href);
-await call(admin.client, 'add_resource', { uri: SHARED, name: 'shared', text: 'v0' });
+// Under chaos a call fails when a crash takes it (isError, or a JSON-RPC
+// error to retry): repeated until it succeeds, a bounded number of times.
+let retried = 0;
+async function surely(client, name, args) {
+  for (let attempt = 1; ; ++attempt) {
+    const r = await call(client, name, args).catch((e) => ({ isError: true, error: e }));
+    if (!r.isError) return r;
+    if (!chaos || attempt >= 50) throw new Error(`${name} failed: ${JSON.stringify(r).slice(0, 300)}`);
+    ++retried;
+  }
+}
+// Under chaos, any step may meet a crash: repeated, a bounded number of times.
+async function retrying(what, step) {
+  for (let attempt = 1; ; ++attempt) {
+    try {
+      return await step();
+    } catch (e) {
+      if (!chaos || attempt >= 50) throw new Error(`${what}: ${e.message}`);
+      ++retried;
+    }
+  }
+}
+let admin = await retrying('admin session', () => connectHttp(url.href));
+await surely(admin.client, 'add_resource', { uri: SHARED, name: 'shared', text: 'v0' });
 const healthy = [];
 for (let i = 0; i < healthyCount; ++i) {
-  const s = await connectHttp(url.href);
-  await s.client.subscribeResource({ uri: SHARED });
+  const s = await retrying('healthy session', () => connectHttp(url.href));
+  await retrying('subscribe', () => s.client.subscribeResource({ uri: SHARED }));
   healthy.push(s);
 }
 // Each has its GET stream once a probe update reaches it; counting starts
 // after the probe.
 const isUpdate = (m) => m.method === 'notifications/resources/updated' && m.params?.uri === SHARED;
-await call(admin.client, 'update_resource', { uri: SHARED, text: 'probe' });
+await surely(admin.client, 'update_resource', { uri: SHARED, text: 'probe' });
 for (const s of healthy) {
   await s.recorder.waitFor(isUpdate, { ms: 10000 });
   s.from = s.recorder.mark;
@@ -90,17 +134,17 @@ async function mutate() {
     // A fresh admin session now and then: the SDK's client adds an abort
     // listener per request that it never removes (node warns past 1,500).
     if (k % 200 === 0) {
-      const next = await connectHttp(url.href);
+      const next = await retrying('admin session', () => connectHttp(url.href));
       await admin.transport.terminateSession();
       await admin.client.close();
       admin = next;
     }
     const name = `soak-${k}`;
-    await call(admin.client, 'add_tool', { name });
+    await surely(admin.client, 'add_tool', { name });
     expected.push(`added ${name}`);
-    await call(admin.client, 'remove_tool', { name });
+    await surely(admin.client, 'remove_tool', { name });
     expected.push(`removed ${name}`);
-    await call(admin.client, 'update_resource', { uri: SHARED, text: `v${k}` });
+    await surely(admin.client, 'update_resource', { uri: SHARED, text: `v${k}` });
     ++updates;
   }
 }
@@ -141,16 +185,22 @@ async function churnOnce(i) {
   const way = ['clean', 'abandoned', 'reset', 'unread'][i % 4];
   if (way === 'clean' || way === 'abandoned') {
     const s = await connectHttp(url.href);
-    await s.client.subscribeResource({ uri: SHARED });
-    // A slow handler (progress over ~150 ms) and a call that fails.
-    await call(s.client, 'test_tool_with_progress');
-    const failed = await call(s.client, 'test_error_handling');
-    if (!failed.isError) fail('test_error_handling did not fail');
-    await s.client.callTool({ name: 'no_such_tool', arguments: {} }).then(
-      (r) => { if (!r.isError) fail('an unknown tool was served'); },
-      () => {});
-    if (way === 'clean') await s.transport.terminateSession();
-    await s.client.close(); // abandoned: no DELETE, the idle timeout ends it
+    try {
+      await s.client.subscribeResource({ uri: SHARED });
+      // A slow handler (progress over ~150 ms) and a call that fails.
+      await call(s.client, 'test_tool_with_progress');
+      const failed = await call(s.client, 'test_error_handling');
+      if (!failed.isError) fail('test_error_handling did not fail');
+      await s.client.callTool({ name: 'no_such_tool', arguments: {} }).then(
+        (r) => { if (!r.isError) fail('an unknown tool was served'); },
+        () => {});
+      if (way === 'clean') await s.transport.terminateSession();
+    } finally {
+      // Abandoned: no DELETE, the idle timeout ends it. A step that failed
+      // (a crash under chaos) abandons it too, but its GET stream must not
+      // stay open in this process for the rest of the run.
+      await s.client.close();
+    }
   } else if (way === 'reset') {
     // A session, then half a request on it and a reset: the server must
     // just drop the connection (the session ends by its idle timeout).
@@ -202,25 +252,67 @@ running = false;
 await Promise.all(work);
 clearInterval(sampler);
 sample();
+if (chaos) {
+  // The faults end; then one more change, which every healthy session
+  // must hear (a bounded wait for the server's word that they ended).
+  server.child.kill('SIGUSR1');
+  await Promise.race([faultsStopped,
+    new Promise((resolve) => setTimeout(resolve, 10000))]); // bound, not sync: checked next
+  if (faults.stopped === null) fail('the chaos server did not say that its faults stopped');
+  if (faults.count === 0) fail('no fault was injected');
+  await surely(admin.client, 'add_tool', { name: 'soak-final' });
+  expected.push('added soak-final');
+}
 
 // Every healthy session heard every change once, in order (bounded wait
-// for the last one to arrive).
+// for the last one to arrive). Under chaos, a change may be missing when a
+// resync (a tools/list_changed without operation metadata: a restarted
+// notifier's) came after the change before it: the client re-read then.
+const isResync = (m) => m.method === 'notifications/tools/list_changed' && !m.params?.operation
+  && !m.params?._meta;
+const soakChange = (m) => m.method === 'notifications/tools/list_changed' && m.params?.name?.startsWith('soak-');
+let resyncsHeard = 0, coveredByResync = 0;
+function judge(messages) {
+  let j = 0, resyncSince = false;
+  for (const m of messages) {
+    if (isResync(m)) { resyncSince = true; ++resyncsHeard; continue; }
+    if (!soakChange(m)) continue;
+    const op = `${m.params.operation} ${m.params.name}`;
+    const at = expected.indexOf(op, j);
+    if (at < 0) return `heard "${op}" twice, out of order, or never made (after ${j} of ${expected.length})`;
+    if (at > j) {
+      if (!resyncSince) return `missed "${expected[j]}" (${at - j} change(s)) with no resync after it`;
+      coveredByResync += at - j;
+    }
+    j = at + 1;
+    resyncSince = false;
+  }
+  if (j < expected.length) return `heard ${j} of ${expected.length} changes`;
+  return null;
+}
 const last = expected[expected.length - 1];
 for (const [i, s] of healthy.entries()) {
-  const seen = (m) => m.method === 'notifications/tools/list_changed' && m.params?.name?.startsWith('soak-');
   const updatesSeen = () => s.recorder.count(isUpdate, s.from);
   try {
-    await s.recorder.waitFor((m) => seen(m) && `${m.params.operation} ${m.params.name}` === last, { ms: 10000 });
+    await s.recorder.waitFor((m) => soakChange(m) && `${m.params.operation} ${m.params.name}` === last, { ms: 10000, from: s.from });
     await s.recorder.waitFor(() => updatesSeen() >= updates, { ms: 10000, from: s.from });
   } catch (e) {
     fail(`healthy session ${i}: ${e.message.slice(0, 200)}`);
     continue;
   }
-  const got = s.recorder.messages.filter(seen).map((m) => `${m.params.operation} ${m.params.name}`);
-  if (JSON.stringify(got) !== JSON.stringify(expected))
-    fail(`healthy session ${i}: ${got.length} changes, expected ${expected.length}; first difference at ${got.findIndex((g, j) => g !== expected[j])}`);
+  const messages = s.recorder.messages.slice(s.from);
+  if (chaos) {
+    const wrong = judge(messages);
+    if (wrong) fail(`healthy session ${i}: ${wrong}`);
+  } else {
+    const got = messages.filter(soakChange).map((m) => `${m.params.operation} ${m.params.name}`);
+    if (JSON.stringify(got) !== JSON.stringify(expected))
+      fail(`healthy session ${i}: ${got.length} changes, expected ${expected.length}; first difference at ${got.findIndex((g, j) => g !== expected[j])}`);
+  }
+  // A resync tells every subscriber of the shared resource again: at least
+  // once under chaos, exactly once without.
   const upd = updatesSeen();
-  if (upd !== updates) fail(`healthy session ${i}: ${upd} updates of ${SHARED}, expected ${updates}`);
+  if (chaos ? upd < updates : upd !== updates) fail(`healthy session ${i}: ${upd} updates of ${SHARED}, expected ${updates}`);
 }
 
 // Flat after warm-up: of the time after the warm-up, the median of its
@@ -247,6 +339,7 @@ await server.stop();
 
 console.log(JSON.stringify({
   minutes: Number(values.minutes), changes: expected.length, updates, healthy: healthyCount,
-  vanished: ways, growth, samples: samples.length, failures,
+  vanished: ways, growth, samples: samples.length,
+  ...(chaos ? { faults: faults.count, retried, resyncsHeard, coveredByResync } : {}), failures,
 }));
 process.exit(failures.length ? 1 : 0);

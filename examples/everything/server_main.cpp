@@ -1,5 +1,7 @@
-// everything-server: every conformance fixture plus the mutation tools, over
-// stdio or Streamable HTTP.
+// everything-server's start-up: its flags, its options, its fixtures (main.cpp
+// calls it; bench/soak's chaos server calls it with hooks of its own).
+#include "server_main.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -13,7 +15,9 @@
 #include "fixtures.hpp"
 #include "server_flags.hpp"
 
-int main(int argc, char** argv) {
+namespace everything {
+
+int server_main(int argc, char** argv, const server_hooks& hooks) {
   CLI::App app{"cafmcp everything-server: every MCP conformance fixture"};
   examples::server_flags flags(app, "everything-server"); // --stdio | --http, tracing, --log-level
   cafmcp::http_options& http_opts = flags.http;
@@ -106,6 +110,8 @@ int main(int argc, char** argv) {
   opts.read_cache = {std::chrono::minutes(5), false};
 
   opts.cluster = cluster;
+  if (hooks.configure)
+    hooks.configure(opts);
   if (idle_ms > 0)
     http_opts.session_idle_timeout = std::chrono::milliseconds(idle_ms);
 
@@ -120,10 +126,13 @@ int main(int argc, char** argv) {
       return 2;
     }
     auto& srv = *made;
-    everything::install_conformance_fixtures(srv);
-    everything::install_stateless_fixtures(srv);
-    everything::install_mutation_tools(srv);
-    everything::install_diagnostics(srv);
+    install_conformance_fixtures(srv);
+    install_stateless_fixtures(srv);
+    install_mutation_tools(srv);
+    install_diagnostics(srv);
+    auto alongside = hooks.started ? hooks.started(srv) : nullptr;
     return flags.serve(srv);
   });
 }
+
+} // namespace everything
