@@ -96,10 +96,31 @@ TEST_F(HttpOverload, AConnectionThatSaysNothingIsClosed) {
 // The flood tests: the served connections stay open (no header timeout
 // while a flood lasts), so exactly the first 8 of each wave are served.
 class HttpFlood : public HttpOverload {
+protected:
   http_options transport_options() override {
     auto o = HttpOverload::transport_options();
     o.request_header_timeout = std::chrono::minutes(5);
     return o;
+  }
+  struct answers {
+    int ok = 0;
+    int refused = 0;
+  };
+  // `n` connections open at once, each asking for a health check; then
+  // every answer is read and they all close.
+  answers flood(int n) {
+    std::vector<std::unique_ptr<raw_http>> conns;
+    for (int i = 0; i < n; ++i) {
+      conns.push_back(std::make_unique<raw_http>(port));
+      conns.back()->send_raw(health_request);
+    }
+    answers a;
+    for (auto& c : conns) {
+      auto status = c->read_reply().status;
+      a.ok += status == 200;
+      a.refused += status == 503;
+    }
+    return a;
   }
 };
 
@@ -108,20 +129,9 @@ class HttpFlood : public HttpOverload {
 // answered 503, and after the flood a session still works.
 TEST_F(HttpFlood, AFloodOfConnectionsLeavesTheServerServing) {
   for (int wave = 0; wave < 20; ++wave) {
-    std::vector<std::unique_ptr<raw_http>> conns;
-    for (int i = 0; i < 500; ++i) {
-      conns.push_back(std::make_unique<raw_http>(port));
-      conns.back()->send_raw(health_request);
-    }
-    int ok = 0, refused = 0;
-    for (auto& c : conns) {
-      auto status = c->read_reply().status;
-      ok += status == 200;
-      refused += status == 503;
-    }
-    EXPECT_EQ(ok, 8) << "wave " << wave;
-    EXPECT_EQ(refused, 492) << "wave " << wave;
-    conns.clear();
+    auto a = flood(500);
+    EXPECT_EQ(a.ok, 8) << "wave " << wave;
+    EXPECT_EQ(a.refused, 492) << "wave " << wave;
     ASSERT_TRUE(no_connection_left()) << "wave " << wave;
   }
   auto s = initialize();
@@ -134,29 +144,18 @@ TEST_F(HttpFlood, AFloodOfConnectionsLeavesTheServerServing) {
 // limit (the server's ends of refused connections close as they are
 // answered).
 TEST_F(HttpFlood, TenThousandConnectionsAtOnceAreAnsweredAndTheServerGoesOn) {
-  constexpr int flood = 10000;
+  constexpr int connections = 10000;
   rlimit fds{};
   ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &fds), 0);
-  if (fds.rlim_max != RLIM_INFINITY && fds.rlim_max < flood + 1000)
-    GTEST_SKIP() << "the hard descriptor limit (" << fds.rlim_max << ") is below " << flood + 1000;
-  if (fds.rlim_cur != RLIM_INFINITY && fds.rlim_cur < flood + 1000) {
-    fds.rlim_cur = flood + 1000;
+  if (fds.rlim_max != RLIM_INFINITY && fds.rlim_max < connections + 1000)
+    GTEST_SKIP() << "the hard descriptor limit (" << fds.rlim_max << ") is below " << connections + 1000;
+  if (fds.rlim_cur != RLIM_INFINITY && fds.rlim_cur < connections + 1000) {
+    fds.rlim_cur = connections + 1000;
     ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &fds), 0);
   }
-  std::vector<std::unique_ptr<raw_http>> conns;
-  for (int i = 0; i < flood; ++i) {
-    conns.push_back(std::make_unique<raw_http>(port));
-    conns.back()->send_raw(health_request);
-  }
-  int ok = 0, refused = 0;
-  for (auto& c : conns) {
-    auto status = c->read_reply().status;
-    ok += status == 200;
-    refused += status == 503;
-  }
-  EXPECT_EQ(ok, 8);
-  EXPECT_EQ(refused, flood - 8);
-  conns.clear();
+  auto a = flood(connections);
+  EXPECT_EQ(a.ok, 8);
+  EXPECT_EQ(a.refused, connections - 8);
   ASSERT_TRUE(no_connection_left());
   auto s = initialize();
   s.conn->send("POST", rpc(5, "tools/call", {{"name", "hello"}}), {{"Mcp-Session-Id", s.id}});
