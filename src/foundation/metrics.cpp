@@ -240,7 +240,8 @@ metrics_snapshot metrics_registry::collect() const {
   // Observed values: several callbacks may report under one name (two
   // transports of one server); they share a family.
   std::lock_guard<std::mutex> g(callbacks_->lock);
-  for (auto& [id, e] : callbacks_->entries) {
+  for (auto& entry : callbacks_->entries) {
+    auto& e = entry.second; // not a structured binding: clang 14 (the fuzz build) cannot capture one
     metric_observer o;
     e.read(o);
     auto it = std::find_if(snap.families.begin(), snap.families.end(),
