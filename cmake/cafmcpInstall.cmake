@@ -104,6 +104,7 @@ cafmcp_pkg_config(cafmcp-client "cafmcp: the MCP client with its stdio and HTTP 
   LIBS -lcafmcp_client -lcafmcp_client_transport -pthread)
 cafmcp_pkg_config(cafmcp-otel "cafmcp: OpenTelemetry tracing and its MCP adapter, cafmcp::otel and cafmcp::otel_mcp"
   REQUIRES_PRIVATE libssl
-  LIBS -lcafmcp_otel_mcp -lcafmcp_otel -pthread)
+  LIBS -lcafmcp_otel_mcp -lcafmcp_otel -pthread
+  LIBS_PRIVATE -lcafmcp_http_fetch)
 
 include(cafmcpPackage)

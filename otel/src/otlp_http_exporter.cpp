@@ -5,7 +5,7 @@
 #include "cafmcp/otel/otlp_json.hpp"
 #include "cafmcp/otel/otlp_protobuf.hpp"
 
-#include "http_post.hpp"
+#include "http_fetch/http_fetch.hpp"
 #include "otlp_sender.hpp"
 #include "partial_success.hpp"
 
@@ -19,7 +19,7 @@ std::size_t rejected_in(const std::string& body, otlp_protocol protocol) {
 
 } // namespace
 
-bool is_supported_endpoint(const std::string& url) { return detail::parse_http_url(url).has_value(); }
+bool is_supported_endpoint(const std::string& url) { return fetch::parse_http_url(url).has_value(); }
 
 otlp_http_exporter::otlp_http_exporter(otlp_http_options opts, resource res, std::string scope)
   : resource_(std::move(res)), scope_(std::move(scope)),

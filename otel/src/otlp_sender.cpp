@@ -4,10 +4,14 @@
 #include <cstdio>
 #include <random>
 
-#include "http_post.hpp"
+#include "http_fetch/http_fetch.hpp"
 #include "retry_after.hpp"
 
 namespace cafmcp::otel::detail {
+using fetch::http_post;
+using fetch::make_tls_client;
+using fetch::parse_http_url;
+
 namespace {
 
 // OTLP/HTTP: these mean "try again later"; anything else is final. No

@@ -13,9 +13,13 @@
 #include "cafmcp/otel/exporter.hpp"
 #include "cafmcp/otel/otlp_http_exporter.hpp"
 
+namespace cafmcp::fetch {
+struct tls_client;
+}
+
 namespace cafmcp::otel::detail {
 
-struct tls_client;
+using fetch::tls_client;
 
 class otlp_sender {
 public:

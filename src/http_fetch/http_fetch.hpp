@@ -1,13 +1,15 @@
 #pragma once
-// The one HTTP exchange the OTLP exporter needs: a blocking POST with a
-// deadline, over HTTP/1.1 or HTTP/1.1 over TLS.
+// One blocking HTTP exchange with a deadline, over HTTP/1.1 or HTTP/1.1
+// over TLS: what a background thread needs to talk to a service now and
+// then (the OTLP exporter's POSTs; an authorization server's metadata,
+// JWKS and introspection). Not for hot paths: one connection per call.
 #include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 
-namespace cafmcp::otel::detail {
+namespace cafmcp::fetch {
 
 struct http_url {
   bool tls = false;
@@ -17,7 +19,7 @@ struct http_url {
 /// `http://host[:port][/path]` or `https://...` (IPv6 hosts in brackets).
 std::optional<http_url> parse_http_url(const std::string& url);
 
-/// What every https POST of one exporter shares (OpenSSL's context with
+/// What every https exchange of one user shares (OpenSSL's context with
 /// its trust store loaded once).
 struct tls_client;
 
@@ -26,16 +28,30 @@ struct tls_client;
 std::shared_ptr<tls_client> make_tls_client(const std::optional<std::string>& ca_file);
 
 struct http_reply {
-  int status = 0; // 0: no answer (unreachable, reset, TLS refused, or the deadline passed)
+  int status = 0; // 0: no answer (unreachable, reset, TLS refused, too long, or the deadline passed)
   std::string body;
+  std::string content_type; // the raw header, empty when absent
   std::string retry_after; // the raw header, empty when absent
   std::string failure;     // with status 0, when known: why (a TLS verification error)
 };
 
+/// What one exchange sends besides its url.
+struct http_exchange {
+  std::string method = "GET";
+  std::map<std::string, std::string> headers; // lines with CR, LF or NUL are left out
+  std::string content_type;                   // with a body
+  std::string body;
+  std::size_t max_body = 8 * 1024 * 1024; // a longer answer is no answer
+};
+
 /// `tls` is needed for an https url: the certificate must chain to its
 /// trusted CAs and name url.host (SNI carries a host name).
+http_reply http_send(const http_url& url, const http_exchange& what, std::chrono::steady_clock::time_point until,
+                     tls_client* tls = nullptr);
+
+/// A POST of `body` (the exporter's one exchange).
 http_reply http_post(const http_url& url, const std::map<std::string, std::string>& headers,
                      const std::string& content_type, const std::string& body,
                      std::chrono::steady_clock::time_point until, tls_client* tls = nullptr);
 
-} // namespace cafmcp::otel::detail
+} // namespace cafmcp::fetch

@@ -1,9 +1,10 @@
-// On Boost.Beast: the exporter runs on the batch processor's own thread, so
-// a blocking exchange bounded by a deadline is the simplest correct client,
+// On Boost.Beast: callers run on threads of their own (the exporter's batch
+// processor, an authorization-server client), so a blocking exchange
+// bounded by a deadline is the simplest correct client,
 // and Beast's parser copes with everything a receiver may answer (chunked
 // bodies, keep-alive, folded headers) that a hand-written one would not.
 // Plain and TLS exchanges are the one sequence over either stream.
-#include "http_post.hpp"
+#include "http_fetch/http_fetch.hpp"
 
 #include <stdexcept>
 #include <type_traits>
@@ -16,7 +17,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
-namespace cafmcp::otel::detail {
+namespace cafmcp::fetch {
 namespace {
 
 namespace net = boost::asio;
@@ -98,24 +99,29 @@ std::optional<http_url> parse_http_url(const std::string& url) {
 namespace {
 
 template <class Stream>
-http_reply post_over(Stream& stream, net::io_context& ioc, const http_url& url,
-                     http::request<http::string_body>& req, std::chrono::steady_clock::duration left) {
+http_reply exchange_over(Stream& stream, net::io_context& ioc, const http_url& url,
+                         http::request<http::string_body>& req, std::size_t max_body,
+                         std::chrono::steady_clock::duration left) {
   constexpr bool tls = !std::is_same_v<Stream, beast::tcp_stream>;
   http_reply out;
   net::ip::tcp::resolver resolver(ioc);
   beast::flat_buffer buffer;
-  http::response<http::string_body> res;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(max_body);
   auto exchange = [&] {
     http::async_write(stream, req, [&](beast::error_code ec, std::size_t) {
       if (ec)
         return;
-      http::async_read(stream, buffer, res, [&](beast::error_code ec, std::size_t) {
+      http::async_read(stream, buffer, parser, [&](beast::error_code ec, std::size_t) {
         if (ec)
           return;
+        auto& res = parser.get();
         out.status = static_cast<int>(res.result_int());
-        out.body = res.body();
+        out.body = std::move(res.body());
         if (auto it = res.find(http::field::retry_after); it != res.end())
           out.retry_after = std::string(it->value());
+        if (auto it = res.find(http::field::content_type); it != res.end())
+          out.content_type = std::string(it->value());
       });
     });
   };
@@ -154,21 +160,28 @@ http_reply post_over(Stream& stream, net::io_context& ioc, const http_url& url,
 
 } // namespace
 
-http_reply http_post(const http_url& url, const std::map<std::string, std::string>& headers,
-                     const std::string& content_type, const std::string& body,
-                     std::chrono::steady_clock::time_point until, tls_client* tls) {
+http_reply http_send(const http_url& url, const http_exchange& what, std::chrono::steady_clock::time_point until,
+                     tls_client* tls) {
   auto left = until - std::chrono::steady_clock::now();
   if (left <= std::chrono::steady_clock::duration::zero())
     return {};
-  http::request<http::string_body> req{http::verb::post, url.target, 11};
+  auto verb = http::string_to_verb(what.method);
+  if (verb == http::verb::unknown) {
+    http_reply out;
+    out.failure = "unknown HTTP method " + what.method;
+    return out;
+  }
+  http::request<http::string_body> req{verb, url.target, 11};
   req.set(http::field::host, url.host + ":" + url.port);
-  req.set(http::field::content_type, content_type);
-  req.set(http::field::user_agent, "cafmcp-otel/0.1");
-  for (auto& [k, v] : headers)
-    if (!k.empty() && header_safe(k) && header_safe(v)) // env text must not split the request
+  req.set(http::field::user_agent, "cafmcp/0.1");
+  if (!what.content_type.empty())
+    req.set(http::field::content_type, what.content_type);
+  for (auto& [k, v] : what.headers)
+    if (!k.empty() && header_safe(k) && header_safe(v)) // configured text must not split the request
       req.set(k, v);
-  req.body() = body;
-  req.prepare_payload();
+  req.body() = what.body;
+  if (!what.body.empty() || verb == http::verb::post || verb == http::verb::put)
+    req.prepare_payload();
   net::io_context ioc;
   if (url.tls) {
     if (!tls) {
@@ -177,10 +190,21 @@ http_reply http_post(const http_url& url, const std::map<std::string, std::strin
       return out;
     }
     beast::ssl_stream<beast::tcp_stream> stream(ioc, tls->ctx);
-    return post_over(stream, ioc, url, req, left);
+    return exchange_over(stream, ioc, url, req, what.max_body, left);
   }
   beast::tcp_stream stream(ioc);
-  return post_over(stream, ioc, url, req, left);
+  return exchange_over(stream, ioc, url, req, what.max_body, left);
 }
 
-} // namespace cafmcp::otel::detail
+http_reply http_post(const http_url& url, const std::map<std::string, std::string>& headers,
+                     const std::string& content_type, const std::string& body,
+                     std::chrono::steady_clock::time_point until, tls_client* tls) {
+  http_exchange what;
+  what.method = "POST";
+  what.headers = headers;
+  what.content_type = content_type;
+  what.body = body;
+  return http_send(url, what, until, tls);
+}
+
+} // namespace cafmcp::fetch
