@@ -25,6 +25,10 @@ inline constexpr int resource_not_found = -32002;
 inline constexpr int header_mismatch = -32020;
 inline constexpr int missing_client_capability = -32021;
 inline constexpr int unsupported_protocol_version = -32022;
+/// cafmcp: the caller's token lacks a scope the tool, resource or prompt
+/// needs (data.requiredScopes); over HTTP the answer is 403 with the
+/// `insufficient_scope` challenge.
+inline constexpr int insufficient_scope = -32030;
 } // namespace code
 
 /// A request id: an integer or a string (never null, per MCP).

@@ -44,6 +44,10 @@ struct prompt {
   prompt_handler handler;
   /// The handler returns at once and never blocks (see tool::quick).
   bool quick = false;
+  /// Over HTTP with a token verifier: the scopes a caller's token must
+  /// carry to see this in lists and to use it (403 insufficient_scope
+  /// otherwise). Empty: every authenticated caller.
+  std::vector<std::string> scopes;
 
   json descriptor() const;
 };

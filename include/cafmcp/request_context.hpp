@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "cafmcp/auth.hpp"
 #include "cafmcp/json.hpp"
 #include "cafmcp/log_level.hpp"
 
@@ -107,6 +108,9 @@ public:
   /// `params._meta` of the request (may be null).
   const json& meta() const;
   const std::string& session_id() const;
+  /// Over HTTP with a token verifier: who made this request (subject,
+  /// client, scopes, the token's claims). Null otherwise.
+  const auth::identity* caller() const;
 
 private:
   std::shared_ptr<impl> impl_;

@@ -60,6 +60,10 @@ struct resource {
   /// The reader returns at once and never blocks: its session's actor runs
   /// it, as a quick tool's handler (tool::quick).
   bool quick = false;
+  /// Over HTTP with a token verifier: the scopes a caller's token must
+  /// carry to see this in lists and to use it (403 insufficient_scope
+  /// otherwise). Empty: every authenticated caller.
+  std::vector<std::string> scopes;
 
   /// The `Resource` descriptor as MCP lists it.
   json descriptor() const;
@@ -90,6 +94,9 @@ struct resource_template {
   bool quick = false;
   /// Per-variable completion (`completion/complete` with ref/resource).
   std::map<std::string, completion_handler> completions;
+  /// Over HTTP with a token verifier: the scopes a caller's token must
+  /// carry to see this template and to read (or complete) what it matches.
+  std::vector<std::string> scopes;
 
   json descriptor() const;
 };

@@ -3,6 +3,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cafmcp/json.hpp"
 #include "cafmcp/request_context.hpp"
@@ -60,6 +61,10 @@ struct tool {
   /// blocks holds up its session and one of the actor system's threads;
   /// its request() to the client throws client_request_error at once.
   bool quick = false;
+  /// Over HTTP with a token verifier: the scopes a caller's token must
+  /// carry to see this in lists and to use it (403 insufficient_scope
+  /// otherwise). Empty: every authenticated caller.
+  std::vector<std::string> scopes;
 
   json descriptor() const;
 };

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "cafmcp/auth.hpp"
 #include "cafmcp/json_rpc.hpp"
 
 namespace cafmcp {
@@ -82,6 +83,12 @@ public:
   /// (HTTP routes answers by it), with the server's message_limits: the
   /// session does not parse it again.
   virtual void receive(jsonrpc::message msg) = 0;
+  /// The same, from a caller whose token the transport verified: handlers
+  /// see `who` (request_context::caller), and what it may list and use
+  /// follows its scopes.
+  virtual void receive(jsonrpc::message msg, std::shared_ptr<const auth::identity> who) {
+    receive(std::move(msg));
+  }
   /// The client is gone (EOF, socket closed, HTTP DELETE). The session actor
   /// stops, its subscriptions go with it.
   virtual void close() = 0;

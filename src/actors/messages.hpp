@@ -59,6 +59,10 @@ using mark_atom = caf::atom_constant<caf::atom("mark")>;
 using answered_atom = caf::atom_constant<caf::atom("answered")>;
 using tell_atom = caf::atom_constant<caf::atom("tell")>;
 
+/// Who sent a request, as the HTTP transport verified its token (null: no
+/// verifier, or not over HTTP).
+using caller_ptr = std::shared_ptr<const auth::identity>;
+
 /// A session's subscriptions as the notifier indexes them: (uri or
 /// template text, is a template).
 using subscription_list = std::vector<std::pair<std::string, bool>>;
@@ -77,6 +81,7 @@ struct call;
 using session_actor = caf::typed_actor<
   caf::reacts_to<inbound_atom, std::string>,                     // from the transport
   caf::reacts_to<inbound_atom, jsonrpc::message>,                // the same, parsed (HTTP)
+  caf::reacts_to<inbound_atom, jsonrpc::message, caller_ptr>,    // the same, from a verified caller
   caf::reacts_to<close_atom>,                                    // transport gone / overflow
   caf::reacts_to<finish_atom>,                                   // input ended: drain, then close
   caf::reacts_to<reply_atom, std::string, protocol::outcome>,    // final answer to request key
@@ -123,6 +128,7 @@ struct call {
   // Stateless multi-round-trip: the verified requestState of this retry
   // (null on a first round).
   json request_state;
+  caller_ptr caller; // its scopes decide what it may list and use
 };
 
 /// A `subscriptions/listen` stream opened by a session (2026-07-28).
@@ -229,3 +235,4 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::logged_change)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::subscription_list)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::protocol::session_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::log_mark)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::caller_ptr)

@@ -167,5 +167,6 @@ const json& request_context::request_state() const { return impl_->handler_state
 
 const json& request_context::meta() const { return impl_->meta; }
 const std::string& request_context::session_id() const { return impl_->call.env->session_id; }
+const auth::identity* request_context::caller() const { return impl_->call.caller.get(); }
 
 } // namespace cafmcp

@@ -30,7 +30,7 @@ server_actor::behavior_type server_behavior(server_actor::pointer self, std::sha
     // already ran may have acted).
     [self, rt](rpc_atom, call& c) {
       auto taken = c.taken;
-      auto result = protocol::dispatch(*rt->registry, *rt->options, c.method, c.params);
+      auto result = protocol::dispatch(*rt->registry, *rt->options, c.method, c.params, c.caller.get());
       if (auto* done = std::get_if<protocol::outcome>(&result)) {
         self->send(c.env->session, reply_atom::value, c.key, std::move(*done));
       } else {

@@ -348,7 +348,8 @@ void forward(self_ptr self, jsonrpc::request& req, const std::string& key,
          flag,
          taken,
          std::move(trace),
-         std::move(request_state)};
+         std::move(request_state),
+         st.caller};
   self->send(current_server(self), rpc_atom::value, std::move(c));
 }
 
@@ -529,6 +530,11 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
   return {
     [self](inbound_atom, std::string& text) { on_text(self, text); },
     [self](inbound_atom, jsonrpc::message& msg) { on_message(self, msg); },
+    [self](inbound_atom, jsonrpc::message& msg, caller_ptr& who) {
+      self->state.caller = std::move(who); // for the call this message makes
+      on_message(self, msg);
+      self->state.caller.reset();
+    },
     [self](close_atom) { close_session(self); },
     [self](finish_atom) { start_draining(self); },
     [self](reply_atom, std::string& key, protocol::outcome& out) {

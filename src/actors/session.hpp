@@ -50,6 +50,9 @@ struct session_state {
   std::string id;
   protocol::phase phase = protocol::phase::awaiting_initialize;
   std::shared_ptr<const session_env> env; // set by initialize
+  // While one inbound message is handled: who sent it (HTTP with a token
+  // verifier); the calls it makes carry it.
+  caller_ptr caller;
   std::shared_ptr<std::atomic<int>> log_level =
     std::make_shared<std::atomic<int>>(static_cast<int>(log_level::info));
   // Requests in flight, by id key: `cancelled` tells their worker to stop;

@@ -10,6 +10,20 @@ jsonrpc::error invalid_params(std::string msg) {
   return {jsonrpc::code::invalid_params, std::move(msg), std::nullopt};
 }
 
+// No verifier (no caller) allows everything; a caller needs every scope
+// the item names.
+bool allowed(const auth::identity* caller, const std::vector<std::string>& scopes) {
+  return !caller || scopes.empty() || caller->has_scopes(scopes);
+}
+
+jsonrpc::error insufficient_scope(const std::string& what, const std::vector<std::string>& scopes) {
+  std::string names;
+  for (auto& s : scopes)
+    names += (names.empty() ? "" : " ") + s;
+  return {jsonrpc::code::insufficient_scope, "Insufficient scope: " + what + " needs scope " + names,
+          json{{"requiredScopes", scopes}}};
+}
+
 const std::string* string_param(const json& params, const char* key) {
   if (!params.is_object())
     return nullptr;
@@ -37,21 +51,26 @@ outcome run_reader(const resource_reader& reader, const std::string& uri, reques
   }
 }
 
-dispatch_result read_resource(const registry& reg, const json& params) {
+dispatch_result read_resource(const registry& reg, const json& params, const auth::identity* caller) {
   auto uri = string_param(params, "uri");
   if (!uri)
     return outcome{invalid_params("resources/read requires a string uri")};
   if (auto it = reg.resources.find(*uri); it != reg.resources.end()) {
     const resource& r = it->second;
+    if (!allowed(caller, r.scopes))
+      return outcome{insufficient_scope("resource " + *uri, r.scopes)};
     if (!r.reader)
       return outcome{contents_json(r.contents)};
     return job{[reader = r.reader, u = *uri](request_context& ctx) { return run_reader(reader, u, ctx); },
                r.quick};
   }
-  if (auto* t = reg.match_template(*uri); t && t->spec.reader)
+  if (auto* t = reg.match_template(*uri); t && t->spec.reader) {
+    if (!allowed(caller, t->spec.scopes))
+      return outcome{insufficient_scope("resource " + *uri, t->spec.scopes)};
     return job{
       [reader = t->spec.reader, u = *uri](request_context& ctx) { return run_reader(reader, u, ctx); },
       t->spec.quick};
+  }
   return outcome{resource_not_found(*uri)};
 }
 
@@ -68,13 +87,15 @@ tool_result checked_output(const std::string& name, const schema_validator* outp
   return result;
 }
 
-dispatch_result call_tool(const registry& reg, const json& params) {
+dispatch_result call_tool(const registry& reg, const json& params, const auth::identity* caller) {
   auto name = string_param(params, "name");
   if (!name)
     return outcome{invalid_params("tools/call requires a string name")};
   auto it = reg.tools.find(*name);
   if (it == reg.tools.end())
     return outcome{invalid_params("Unknown tool: " + *name)};
+  if (!allowed(caller, it->second.spec.scopes))
+    return outcome{insufficient_scope("tool " + *name, it->second.spec.scopes)};
   json args = json::object();
   if (params.contains("arguments")) {
     args = params["arguments"];
@@ -101,13 +122,15 @@ dispatch_result call_tool(const registry& reg, const json& params) {
              entry.spec.quick};
 }
 
-dispatch_result get_prompt(const registry& reg, const json& params) {
+dispatch_result get_prompt(const registry& reg, const json& params, const auth::identity* caller) {
   auto name = string_param(params, "name");
   if (!name)
     return outcome{invalid_params("prompts/get requires a string name")};
   auto it = reg.prompts.find(*name);
   if (it == reg.prompts.end())
     return outcome{invalid_params("Unknown prompt: " + *name)};
+  if (!allowed(caller, it->second.scopes))
+    return outcome{insufficient_scope("prompt " + *name, it->second.scopes)};
   std::map<std::string, std::string> args;
   if (params.contains("arguments")) {
     const auto& a = params["arguments"];
@@ -136,7 +159,8 @@ dispatch_result get_prompt(const registry& reg, const json& params) {
   return job{std::move(run), it->second.quick};
 }
 
-dispatch_result complete(const registry& reg, const server_options& opts, const json& params) {
+dispatch_result complete(const registry& reg, const server_options& opts, const json& params,
+                         const auth::identity* caller) {
   if (!opts.completions)
     return outcome{jsonrpc::error{jsonrpc::code::method_not_found,
                                   "Completions are not offered by this server", std::nullopt}};
@@ -163,6 +187,8 @@ dispatch_result complete(const registry& reg, const server_options& opts, const 
     auto it = name ? reg.prompts.find(*name) : reg.prompts.end();
     if (it == reg.prompts.end())
       return outcome{invalid_params("Unknown prompt: " + (name ? *name : std::string{}))};
+    if (!allowed(caller, it->second.scopes))
+      return outcome{insufficient_scope("prompt " + *name, it->second.scopes)};
     for (auto& a : it->second.arguments)
       if (a.name == *arg_name)
         handler = a.complete;
@@ -171,6 +197,8 @@ dispatch_result complete(const registry& reg, const server_options& opts, const 
     auto it = uri ? reg.templates.find(*uri) : reg.templates.end();
     if (it == reg.templates.end())
       return outcome{invalid_params("Unknown resource template: " + (uri ? *uri : std::string{}))};
+    if (!allowed(caller, it->second.spec.scopes))
+      return outcome{insufficient_scope("resource template " + *uri, it->second.spec.scopes)};
     if (auto h = it->second.spec.completions.find(*arg_name); h != it->second.spec.completions.end())
       handler = h->second;
   } else {
@@ -199,28 +227,34 @@ jsonrpc::error resource_not_found(const std::string& uri) {
 }
 
 dispatch_result dispatch(const registry& reg, const server_options& opts, std::string_view method,
-                         const json& params) {
+                         const json& params, const auth::identity* caller) {
   auto n = opts.page_size ? opts.page_size : 100;
   if (method == "resources/list")
-    return outcome{page(reg.resource_listing, "resources", "resources", params, n,
-                        [&reg](const std::string& uri) { return reg.resources.at(uri).descriptor(); })};
+    return outcome{page(
+      reg.resource_listing, "resources", "resources", params, n,
+      [&reg](const std::string& uri) { return reg.resources.at(uri).descriptor(); },
+      [&reg, caller](const std::string& uri) { return allowed(caller, reg.resources.at(uri).scopes); })};
   if (method == "resources/templates/list")
-    return outcome{page(reg.templates, "templates", "resourceTemplates", params, n,
-                        [](const template_entry& t) { return t.spec.descriptor(); })};
+    return outcome{page(
+      reg.templates, "templates", "resourceTemplates", params, n,
+      [](const template_entry& t) { return t.spec.descriptor(); },
+      [caller](const template_entry& t) { return allowed(caller, t.spec.scopes); })};
   if (method == "tools/list")
-    return outcome{
-      page(reg.tools, "tools", "tools", params, n, [](const tool_entry& t) { return t.spec.descriptor(); })};
+    return outcome{page(
+      reg.tools, "tools", "tools", params, n, [](const tool_entry& t) { return t.spec.descriptor(); },
+      [caller](const tool_entry& t) { return allowed(caller, t.spec.scopes); })};
   if (method == "prompts/list")
-    return outcome{
-      page(reg.prompts, "prompts", "prompts", params, n, [](const prompt& p) { return p.descriptor(); })};
+    return outcome{page(
+      reg.prompts, "prompts", "prompts", params, n, [](const prompt& p) { return p.descriptor(); },
+      [caller](const prompt& p) { return allowed(caller, p.scopes); })};
   if (method == "resources/read")
-    return read_resource(reg, params);
+    return read_resource(reg, params, caller);
   if (method == "tools/call")
-    return call_tool(reg, params);
+    return call_tool(reg, params, caller);
   if (method == "prompts/get")
-    return get_prompt(reg, params);
+    return get_prompt(reg, params, caller);
   if (method == "completion/complete")
-    return complete(reg, opts, params);
+    return complete(reg, opts, params, caller);
   if (method == "server/discover") // only stateless requests get here
     return outcome{discover_result(opts, reg)};
   return outcome{jsonrpc::error{jsonrpc::code::method_not_found, "Method not found: " + std::string(method),

@@ -33,8 +33,11 @@ using dispatch_result = std::variant<outcome, job>;
 /// Methods served from the registry: resources/list, resources/read,
 /// resources/templates/list, tools/list, tools/call, prompts/list,
 /// prompts/get, completion/complete. Anything else: -32601.
+/// `caller` (HTTP with a token verifier; null otherwise): lists show only
+/// what its scopes allow, and a call, read or get of anything else is
+/// refused with insufficient_scope.
 dispatch_result dispatch(const registry& reg, const server_options& opts, std::string_view method,
-                         const json& params);
+                         const json& params, const auth::identity* caller = nullptr);
 
 jsonrpc::error resource_not_found(const std::string& uri);
 

@@ -21,9 +21,12 @@ std::optional<std::string> decode_cursor(std::string_view kind, std::string_view
 
 /// One page of `items` as `{<field>: [...], nextCursor?}`; an error when
 /// params carry a bad cursor. `describe(value) -> json`.
-template <class Map, class Describe>
+/// Items for which `visible(value)` is false are left out (they do not
+/// count towards the page).
+template <class Map, class Describe, class Visible>
 std::variant<json, jsonrpc::error> page(const Map& items, std::string_view kind, std::string_view field,
-                                        const json& params, std::size_t page_size, Describe describe) {
+                                        const json& params, std::size_t page_size, Describe describe,
+                                        Visible visible) {
   auto it = items.begin();
   if (params.is_object() && params.contains("cursor")) {
     const auto& c = params["cursor"];
@@ -37,6 +40,8 @@ std::variant<json, jsonrpc::error> page(const Map& items, std::string_view kind,
   json list = json::array();
   std::string last_key;
   for (; it != items.end() && list.size() < page_size; ++it) {
+    if (!visible(it->second))
+      continue;
     list.push_back(describe(it->second));
     last_key = it->first;
   }
@@ -44,6 +49,12 @@ std::variant<json, jsonrpc::error> page(const Map& items, std::string_view kind,
   if (it != items.end())
     result["nextCursor"] = encode_cursor(kind, last_key);
   return result;
+}
+
+template <class Map, class Describe>
+std::variant<json, jsonrpc::error> page(const Map& items, std::string_view kind, std::string_view field,
+                                        const json& params, std::size_t page_size, Describe describe) {
+  return page(items, kind, field, params, page_size, describe, [](const auto&) { return true; });
 }
 
 } // namespace cafmcp::protocol
