@@ -4,9 +4,12 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "cafmcp/auth.hpp"
 
 namespace cafmcp {
 
@@ -25,8 +28,28 @@ struct http_options {
   std::vector<std::string> allowed_hosts;
   std::vector<std::string> allowed_origins;
   /// When set (or CAFMCP_HTTP_TOKEN in the environment), every request needs
-  /// `Authorization: Bearer <token>`.
+  /// `Authorization: Bearer <token>` (the simplest verifier; ignored when
+  /// token_verifier is set).
   std::optional<std::string> bearer_token;
+  /// Every request (but /healthz and the metadata documents) must carry a
+  /// bearer token this verifier accepts (cafmcp/auth_verifiers.hpp): 401
+  /// with `WWW-Authenticate: Bearer` otherwise (`error="invalid_token"` for
+  /// a bad one), 503 while it cannot decide. A session belongs to the
+  /// subject that created it: another subject's token gets 404 on it.
+  /// Handlers see the caller (request_context::caller()); tools, resources
+  /// and prompts may require scopes (403 insufficient_scope).
+  std::shared_ptr<auth::token_verifier> token_verifier;
+  /// Served at /.well-known/oauth-protected-resource (and that followed by
+  /// `path`), and named in every challenge's `resource_metadata`.
+  std::optional<auth::protected_resource> protected_resource;
+  /// Valid verdicts are kept per event loop this long (never past the
+  /// token's expiry), at most this many.
+  std::chrono::milliseconds auth_cache_ttl{std::chrono::seconds(30)};
+  std::size_t auth_cache_entries = 10000;
+  /// Threads verifying tokens seen for the first time (a verifier may
+  /// block), and how many verifications may wait for one (503 beyond).
+  std::size_t auth_threads = 2;
+  std::size_t max_pending_verifications = 1024;
   std::size_t max_body_bytes = 4 * 1024 * 1024; // -> 413
   std::size_t max_header_bytes = 16 * 1024;     // -> 431
   /// Open connections across every event loop (TLS ones included); one

@@ -11,7 +11,7 @@ void answer_error(http_conn& reply, int status, const std::string& message,
     code = status == 400 ? jsonrpc::code::invalid_request : -32000;
   auto body = jsonrpc::serialize_error(id, {*code, message, std::nullopt});
   std::string extra = headers;
-  if (status == 401)
+  if (status == 401 && headers.find("WWW-Authenticate:") == std::string::npos) // else the router's challenge
     extra += "WWW-Authenticate: Bearer\r\n";
   if (status == 405 && headers.find("Allow:") == std::string::npos) // the MCP endpoint's, unless told
     extra += "Allow: GET, POST, DELETE\r\n";

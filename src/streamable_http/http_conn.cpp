@@ -213,6 +213,15 @@ void http_conn::end_sse() {
     finish();
 }
 
+// An SSE stream reads no more requests: the read timer is free for this.
+void http_conn::end_sse_at(std::chrono::steady_clock::time_point t) {
+  read_timer_.expires_at(t);
+  read_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+    if (!ec && !self->closed_)
+      self->end_sse();
+  });
+}
+
 void http_conn::enqueue(chunk c) {
   if (closed_)
     return;

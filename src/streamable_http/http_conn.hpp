@@ -49,6 +49,8 @@ public:
   void send_event(const stream_mark& id, frame data);
   /// Close once everything queued is written.
   void end_sse();
+  /// end_sse() at `t` (the bearer token that opened the stream expires).
+  void end_sse_at(std::chrono::steady_clock::time_point t);
   /// Close now (client too slow, shutdown).
   void drop();
 

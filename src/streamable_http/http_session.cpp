@@ -60,7 +60,7 @@ http_session::stream& http_session::new_stream(std::uint64_t id) {
 }
 
 void http_session::post_request(const std::shared_ptr<http_conn>& c, std::string key, jsonrpc::message msg,
-                                bool initialize) {
+                                bool initialize, std::shared_ptr<const auth::identity> who) {
   touch();
   pending_[key] = pending{c, 0, initialize};
   if (stateless_) { // the client leaving ends its request (and a listen stream)
@@ -70,12 +70,18 @@ void http_session::post_request(const std::shared_ptr<http_conn>& c, std::string
         self->end();
     };
   }
-  core_->receive(std::move(msg));
+  if (who)
+    core_->receive(std::move(msg), std::move(who));
+  else
+    core_->receive(std::move(msg));
 }
 
-void http_session::post_other(jsonrpc::message msg) {
+void http_session::post_other(jsonrpc::message msg, std::shared_ptr<const auth::identity> who) {
   touch();
-  core_->receive(std::move(msg));
+  if (who)
+    core_->receive(std::move(msg), std::move(who));
+  else
+    core_->receive(std::move(msg));
 }
 
 void http_session::write(stream& s, std::uint64_t stream_id, std::uint64_t seq, const frame& f) {
@@ -147,6 +153,11 @@ void http_session::answer_json(pending& p, const frame& f) {
       return;
     }
   }
+  // A call refused for its token's scopes is the HTTP 403 the
+  // authorization spec names, with the scopes to ask for (step-up).
+  if (auto scopes = insufficient_scopes_in(*f))
+    return c->respond(403, "application/json",
+                      headers() + host_.auth().challenge("insufficient_scope", {}, *scopes), f);
   c->respond(stateless_ ? stateless_answer_status(*f) : 200, "application/json", headers(), f);
 }
 

@@ -18,6 +18,7 @@
 #include "cafmcp/server.hpp"
 #include "cafmcp/transport.hpp"
 
+#include "streamable_http/auth_challenge.hpp"
 #include "streamable_http/event_store.hpp"
 #include "streamable_http/http_conn.hpp"
 #include "streamable_http/loop_handoff.hpp"
@@ -50,6 +51,8 @@ public:
   virtual const std::shared_ptr<session_outbox>& outbox() const = 0;
   /// What the histories of every session on this loop may hold together.
   virtual const std::shared_ptr<history_budget>& histories() const = 0;
+  /// The challenges of 401 and 403 (an insufficient_scope answer).
+  virtual const auth_surface& auth() const = 0;
   /// The session ended (once): it no longer serves requests.
   virtual void ended(const http_session& s) = 0;
 
@@ -81,10 +84,11 @@ public:
   bool in_flight(const std::string& key) const { return pending_.count(key) != 0; }
   /// A request POST: its answer goes back on `c` (JSON, or an SSE stream
   /// once a related message precedes it).
+  /// `who`: the verified caller (null without a verifier).
   void post_request(const std::shared_ptr<http_conn>& c, std::string key, jsonrpc::message msg,
-                    bool initialize);
+                    bool initialize, std::shared_ptr<const auth::identity> who = nullptr);
   /// A notification or response POST (answered 202 by the caller).
-  void post_other(jsonrpc::message msg);
+  void post_other(jsonrpc::message msg, std::shared_ptr<const auth::identity> who = nullptr);
   /// GET: the standalone stream, or the resumption of any stream.
   void open_stream(const std::shared_ptr<http_conn>& c, const std::optional<std::string>& last_event_id);
   /// DELETE, idle expiry, shutdown: the session actor stops. Each request
@@ -99,6 +103,10 @@ public:
   void drain();
 
   const std::string& id() const { return id_; }
+  /// The subject whose token created the session (with a verifier): only
+  /// its tokens may use it.
+  const std::optional<std::string>& owner() const { return owner_; }
+  void set_owner(std::string subject) { owner_ = std::move(subject); }
   bool ended() const { return ended_; }
   bool idle_since(std::chrono::steady_clock::time_point t) const;
   void keep_alive(std::chrono::steady_clock::time_point older_than);
@@ -142,6 +150,7 @@ private:
   void touch() { last_activity_ = std::chrono::steady_clock::now(); }
 
   std::string id_;
+  std::optional<std::string> owner_;
   session_host& host_; // the loop thread's; actor threads use only outbox_
   const http_options& options_;
   std::shared_ptr<session_outbox> outbox_;

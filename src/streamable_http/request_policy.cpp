@@ -84,10 +84,6 @@ request_policy request_policy::from(const http_options& opts, std::uint16_t port
   }
   p.hosts.insert(p.hosts.end(), opts.allowed_hosts.begin(), opts.allowed_hosts.end());
   p.origins.insert(p.origins.end(), opts.allowed_origins.begin(), opts.allowed_origins.end());
-  p.token = opts.bearer_token;
-  if (!p.token)
-    if (const char* env = std::getenv("CAFMCP_HTTP_TOKEN"); env && *env)
-      p.token = env;
   return p;
 }
 
@@ -122,11 +118,6 @@ std::optional<rejection> request_policy::check_caller(const request_facts& r) co
     return rejection{403, "Forbidden: Host header not allowed"};
   if (r.origin && !listed(origins, *r.origin))
     return rejection{403, "Forbidden: Origin not allowed"};
-  if (token) {
-    auto expected = "Bearer " + *token;
-    if (!r.authorization || *r.authorization != expected)
-      return rejection{401, "Unauthorized: a bearer token is required"};
-  }
   return std::nullopt;
 }
 

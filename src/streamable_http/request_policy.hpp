@@ -1,6 +1,6 @@
 #pragma once
 // Which HTTP requests reach MCP at all: path, Host (DNS-rebinding
-// protection), Origin, bearer token, Accept and Content-Type, and the
+// protection), Origin, Accept and Content-Type, and the
 // MCP-Protocol-Version header. Pure, so every status code is tested without
 // a socket.
 #include <optional>
@@ -56,11 +56,11 @@ struct request_policy {
   std::string path;
   std::vector<std::string> hosts;   // exact Host header values
   std::vector<std::string> origins; // exact Origin values
-  std::optional<std::string> token;
 
   static request_policy from(const http_options& opts, std::uint16_t bound_port);
   std::optional<rejection> check(const request_facts& r) const;
-  /// Who may ask at all, on any path: Host, Origin, bearer token.
+  /// Who may ask at all, on any path: Host, Origin (the bearer token is the
+  /// router's, through its token_gate: a verifier may block).
   std::optional<rejection> check_caller(const request_facts& r) const;
 };
 

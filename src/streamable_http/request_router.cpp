@@ -11,11 +11,14 @@
 
 namespace cafmcp::http {
 
-request_router::request_router(server& s, http_options o, session_counters& c, connection_loop& io)
+request_router::request_router(server& s, http_options o, session_counters& c, connection_loop& io,
+                               verification_pool* verifications)
   : srv_(s), options_(std::move(o)), counters_(c),
     outbox_(std::make_shared<session_outbox>(io.ioc, &http_session::run)),
     histories_(std::make_shared<history_budget>(options_.stream_history_budget_bytes
-                                                / std::max<std::size_t>(options_.event_loops, 1))) {
+                                                / std::max<std::size_t>(options_.event_loops, 1))),
+    io_(io), auth_(auth_surface::from(options_)), verifications_(verifications),
+    verdicts_(options_.auth_cache_ttl, options_.auth_cache_entries) {
   io.handler = this;
 }
 
@@ -63,7 +66,7 @@ void request_router::end_all(int status, const std::string& why) {
 }
 
 std::shared_ptr<http_session> request_router::find(const std::shared_ptr<http_conn>& c, const request& req,
-                                                   bool required,
+                                                   bool required, const caller_ptr& who,
                                                    const std::optional<jsonrpc::request_id>& request_id) {
   auto id = header(req, "Mcp-Session-Id");
   if (!id) {
@@ -73,12 +76,20 @@ std::shared_ptr<http_session> request_router::find(const std::shared_ptr<http_co
       answer_error(*c, 400, "Bad Request: Mcp-Session-Id header is required", std::nullopt);
     return nullptr;
   }
+  // Another subject's session is as unknown to this caller as one that
+  // never existed: the id is never a credential.
+  auto owned = [&who](const http_session& s) { return !who || !s.owner() || *s.owner() == who->subject; };
   auto it = sessions_.find(std::string(*id));
-  if (it != sessions_.end() && !it->second->ended())
+  if (it != sessions_.end() && !it->second->ended() && owned(*it->second))
     return it->second;
   if (it == sessions_.end()) {
-    if (auto adopted = adopt(std::string(*id)))
+    if (auto adopted = adopt(std::string(*id))) {
+      // Clustered: the log does not carry the owner yet, so the first
+      // verified subject to use the session here becomes it.
+      if (who)
+        adopted->set_owner(who->subject);
       return adopted;
+    }
     // A cluster node that cannot read the log cannot tell an unknown
     // session from another node's: not a 404 that would make the client
     // start over.
@@ -122,25 +133,76 @@ void request_router::handle(const std::shared_ptr<http_conn>& c, request req) {
   if (req.method() == beast::http::verb::get && req.target() == health_path)
     return answer_health(c);
   auto facts = facts_of(req);
-  if (!options_.metrics_path.empty()
-      && facts.target.substr(0, facts.target.find('?')) == options_.metrics_path)
-    return answer_metrics(c, facts);
-  if (auto no = policy_.check(facts))
+  auto path = facts.target.substr(0, facts.target.find('?'));
+  if (auth_.is_metadata_path(path))
+    return answer_resource_metadata(c, facts);
+  bool metrics = !options_.metrics_path.empty() && path == options_.metrics_path;
+  if (auto no = metrics ? policy_.check_caller(facts) : policy_.check(facts))
     return answer_error(*c, no->status, no->message, std::nullopt);
+  if (verifications_)
+    return authenticate(c, std::move(req));
+  serve(c, req, nullptr);
+}
+
+// Every request is authenticated on its own (a session id is never a
+// credential); a token seen before on this loop and not yet expired costs a
+// lookup, a new one a trip to the verification threads and back.
+void request_router::authenticate(const std::shared_ptr<http_conn>& c, request req) {
+  auto token = bearer_token_of(header(req, "Authorization"));
+  if (!token)
+    return answer_error(*c, 401, "Unauthorized: a bearer token is required", std::nullopt, auth_.challenge(""));
+  auto now = std::chrono::steady_clock::now();
+  if (auto who = verdicts_.find(*token, now))
+    return serve(c, req, who);
+  auto held = std::make_shared<request>(std::move(req));
+  std::string text(*token);
+  bool queued = verifications_->submit(text, [this, c, held, text](auth::verdict v) mutable {
+    // On a verification thread: back to this loop with the verdict.
+    net::post(io_.ioc, [this, c, held, text = std::move(text), v = std::move(v)]() mutable {
+      if (v.kind != auth::verdict::valid)
+        return refuse_token(c, v);
+      verdicts_.keep(std::move(text), v.who, std::chrono::steady_clock::now());
+      serve(c, *held, v.who);
+    });
+  });
+  if (!queued)
+    answer_error(*c, 503, "Too many token verifications waiting; retry", std::nullopt);
+}
+
+void request_router::refuse_token(const std::shared_ptr<http_conn>& c, const auth::verdict& v) {
+  if (v.kind == auth::verdict::unavailable)
+    return answer_error(*c, 503, "Cannot verify the bearer token now (" + v.reason + "); retry", std::nullopt);
+  answer_error(*c, 401, "Unauthorized: invalid bearer token (" + v.reason + ")", std::nullopt,
+               auth_.challenge("invalid_token", v.reason));
+}
+
+void request_router::serve(const std::shared_ptr<http_conn>& c, request& req, const caller_ptr& who) {
+  if (!c->open())
+    return; // the client left while its token was verified
+  auto facts = facts_of(req);
+  if (who && !auth_.required_scopes().empty() && !who->has_scopes(auth_.required_scopes()))
+    return answer_error(*c, 403, "Forbidden: the token lacks a scope every request needs", std::nullopt,
+                        auth_.challenge("insufficient_scope", {}, auth_.required_scopes()));
+  if (!options_.metrics_path.empty() && facts.target.substr(0, facts.target.find('?')) == options_.metrics_path)
+    return answer_metrics(c, facts);
   if (shutting_down_ && req.method() == beast::http::verb::get)
     return answer_error(*c, 503, "Server shutting down", std::nullopt);
   switch (req.method()) {
-    case beast::http::verb::post: return post(c, req);
+    case beast::http::verb::post: return post(c, req, who);
     case beast::http::verb::get:
-      if (auto s = find(c, req, true)) {
+      if (auto s = find(c, req, true, who)) {
         std::optional<std::string> last;
         if (auto h = header(req, "Last-Event-ID"))
           last = std::string(*h);
         s->open_stream(c, last);
+        // The stream lasts as long as the token that opened it.
+        if (who && c->streaming())
+          if (auto until = steady_expiry(*who, std::chrono::steady_clock::now()))
+            c->end_sse_at(*until);
       }
       return;
     default: // DELETE
-      if (auto s = find(c, req, true)) {
+      if (auto s = find(c, req, true, who)) {
         auto h = s->headers();
         s->end();
         srv_.forget(s->id());
@@ -168,8 +230,6 @@ void request_router::answer_health(const std::shared_ptr<http_conn>& c) {
 // it needs no session. Collected here, on the loop: a read of atomics and
 // of each family's shard locks, never a wait for an actor.
 void request_router::answer_metrics(const std::shared_ptr<http_conn>& c, const request_facts& facts) {
-  if (auto no = policy_.check_caller(facts))
-    return answer_error(*c, no->status, no->message, std::nullopt);
   if (facts.method != "GET")
     return answer_error(*c, 405, "Method not allowed: GET " + options_.metrics_path, std::nullopt,
                         "Allow: GET\r\n");
@@ -178,7 +238,16 @@ void request_router::answer_metrics(const std::shared_ptr<http_conn>& c, const r
              std::make_shared<const std::string>(std::move(text)));
 }
 
-void request_router::post(const std::shared_ptr<http_conn>& c, request& req) {
+// RFC 9728: public (it tells a client where to get a token), cacheable, and
+// readable from a browser app on another origin.
+void request_router::answer_resource_metadata(const std::shared_ptr<http_conn>& c, const request_facts& facts) {
+  if (facts.method != "GET")
+    return answer_error(*c, 405, "Method not allowed: GET the metadata", std::nullopt, "Allow: GET\r\n");
+  c->respond(200, "application/json", "Cache-Control: max-age=3600\r\nAccess-Control-Allow-Origin: *\r\n",
+             std::make_shared<const std::string>(auth_.metadata_document()));
+}
+
+void request_router::post(const std::shared_ptr<http_conn>& c, request& req, const caller_ptr& who) {
   auto& body = req.body();
   auto parsed = jsonrpc::parse(body, srv_.options().message_limits);
   if (auto* bad = std::get_if<jsonrpc::parse_failure>(&parsed))
@@ -191,7 +260,7 @@ void request_router::post(const std::shared_ptr<http_conn>& c, request& req) {
   auto version = header(req, "MCP-Protocol-Version");
   bool has_session = header(req, "Mcp-Session-Id").has_value();
   if (is_stateless_post(has_session, version))
-    return post_stateless(c, req, msg);
+    return post_stateless(c, req, msg, who);
   if (version && !is_supported_protocol_version(*version))
     return answer_error(*c, 400, "Unsupported MCP-Protocol-Version: " + std::string(*version),
                         req_msg ? std::optional<jsonrpc::request_id>(req_msg->id) : std::nullopt);
@@ -203,10 +272,12 @@ void request_router::post(const std::shared_ptr<http_conn>& c, request& req) {
     }
     auto id = new_session_id(index_, loops_.size());
     session = std::make_shared<http_session>(id, *this);
+    if (who)
+      session->set_owner(who->subject);
     session->attach(srv_.connect(session, id));
     sessions_.emplace(id, session);
   } else {
-    session = find(c, req, true, req_msg ? std::optional<jsonrpc::request_id>(req_msg->id) : std::nullopt);
+    session = find(c, req, true, who, req_msg ? std::optional<jsonrpc::request_id>(req_msg->id) : std::nullopt);
     if (!session)
       return;
   }
@@ -216,16 +287,16 @@ void request_router::post(const std::shared_ptr<http_conn>& c, request& req) {
       req_msg->id, session->headers());
   if (req_msg) {
     auto key = jsonrpc::to_key(req_msg->id);
-    return session->post_request(c, std::move(key), std::move(msg), initialize);
+    return session->post_request(c, std::move(key), std::move(msg), initialize, who);
   }
-  session->post_other(std::move(msg));
+  session->post_other(std::move(msg), who);
   c->respond(202, {}, session->headers(), nullptr);
 }
 
 // 2026-07-28: one request, no session. Its own short-lived session actor
 // serves it (a subscriptions/listen stream lives as long as its connection).
-void request_router::post_stateless(const std::shared_ptr<http_conn>& c, request& req,
-                                    jsonrpc::message& msg) {
+void request_router::post_stateless(const std::shared_ptr<http_conn>& c, request& req, jsonrpc::message& msg,
+                                    const caller_ptr& who) {
   auto* req_msg = std::get_if<jsonrpc::request>(&msg);
   if (!req_msg) { // a notification or response belongs to no request here
     c->respond(202, {}, {}, nullptr);
@@ -245,7 +316,7 @@ void request_router::post_stateless(const std::shared_ptr<http_conn>& c, request
   session->attach(srv_.connect(session));
   stateless_.emplace(session.get(), session);
   auto key = jsonrpc::to_key(req_msg->id);
-  session->post_request(c, std::move(key), std::move(msg), false);
+  session->post_request(c, std::move(key), std::move(msg), false, who);
 }
 
 } // namespace cafmcp::http

@@ -17,9 +17,11 @@
 #include "cafmcp/http_options.hpp"
 #include "cafmcp/json_rpc.hpp"
 
+#include "streamable_http/auth_challenge.hpp"
 #include "streamable_http/connection_loop.hpp"
 #include "streamable_http/http_session.hpp"
 #include "streamable_http/request_policy.hpp"
+#include "streamable_http/token_gate.hpp"
 
 namespace cafmcp::http {
 
@@ -35,7 +37,9 @@ inline constexpr std::string_view health_path = "/healthz";
 class request_router final : public request_handler, public session_host {
 public:
   /// `io`: the loop this router serves; its connections hand requests here.
-  request_router(server& s, http_options o, session_counters& c, connection_loop& io);
+  /// `verifications`: the transport's, when o.token_verifier is set.
+  request_router(server& s, http_options o, session_counters& c, connection_loop& io,
+                 verification_pool* verifications);
   ~request_router();
 
   // -- request_handler ---------------------------------------------------
@@ -47,6 +51,7 @@ public:
   const http_options& options() const override { return options_; }
   const std::shared_ptr<session_outbox>& outbox() const override { return outbox_; }
   const std::shared_ptr<history_budget>& histories() const override { return histories_; }
+  const auth_surface& auth() const override { return auth_; }
   void ended(const http_session& s) override;
 
   /// Every loop of the transport, this one at `index` (set before any runs).
@@ -67,13 +72,25 @@ public:
   bool drained() const { return sessions_.empty() && stateless_.empty(); }
 
 private:
+  using caller_ptr = std::shared_ptr<const auth::identity>;
   void answer_health(const std::shared_ptr<http_conn>& c);
   void answer_metrics(const std::shared_ptr<http_conn>& c, const request_facts& facts);
-  void post(const std::shared_ptr<http_conn>& c, request& req);
-  void post_stateless(const std::shared_ptr<http_conn>& c, request& req, jsonrpc::message& msg);
+  void answer_resource_metadata(const std::shared_ptr<http_conn>& c, const request_facts& facts);
+  /// With a verifier: `req` goes on to serve() once its token is judged
+  /// (at once when a fresh verdict is cached, else on this loop after a
+  /// verification thread decided); a refusal is answered here.
+  void authenticate(const std::shared_ptr<http_conn>& c, request req);
+  void refuse_token(const std::shared_ptr<http_conn>& c, const auth::verdict& v);
+  /// A request that passed the policy (and the token check).
+  void serve(const std::shared_ptr<http_conn>& c, request& req, const caller_ptr& who);
+  void post(const std::shared_ptr<http_conn>& c, request& req, const caller_ptr& who);
+  void post_stateless(const std::shared_ptr<http_conn>& c, request& req, jsonrpc::message& msg,
+                      const caller_ptr& who);
   /// The session `req` names, or nullptr once `c` was answered (400, 404,
-  /// 503); a POST's 404 or 503 carries its request's `id`.
+  /// 503); a POST's 404 or 503 carries its request's `id`. A session
+  /// another subject created is not found either (404).
   std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, const request& req, bool required,
+                                     const caller_ptr& who,
                                      const std::optional<jsonrpc::request_id>& id = std::nullopt);
   std::shared_ptr<http_session> adopt(const std::string& id);
 
@@ -91,6 +108,10 @@ private:
   /// What actor threads send this loop's sessions.
   std::shared_ptr<session_outbox> outbox_;
   std::shared_ptr<history_budget> histories_;
+  connection_loop& io_;
+  auth_surface auth_;
+  verification_pool* verifications_; // null without a verifier
+  verdict_cache verdicts_;
 };
 
 } // namespace cafmcp::http

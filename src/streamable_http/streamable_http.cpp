@@ -1,11 +1,13 @@
 #include "cafmcp/streamable_http.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <future>
 #include <optional>
 #include <thread>
 
+#include "cafmcp/auth_verifiers.hpp"
 #include "cafmcp/startup_error.hpp"
 
 #include "streamable_http/http_conn.hpp"
@@ -28,11 +30,11 @@ struct transport_counters {
 // owner of its sessions, its keep-alive ticker, its thread. The router is
 // declared after the io it serves: it is destroyed first.
 struct event_loop {
-  event_loop(server& srv, const http_options& o, transport_counters& c)
+  event_loop(server& srv, const http_options& o, transport_counters& c, verification_pool* verifications)
     : io({o.max_body_bytes, o.max_header_bytes, o.max_unread_bytes, o.max_connections,
           o.request_header_timeout, o.request_body_timeout},
          c.connections, &http_conn::start_due_write),
-      router(srv, o, c.sessions, io), ticker(io.ioc), shutdown_poll(io.ioc) {}
+      router(srv, o, c.sessions, io, verifications), ticker(io.ioc), shutdown_poll(io.ioc) {}
   connection_loop io;
   request_router router;
   net::steady_timer ticker;
@@ -90,11 +92,31 @@ struct event_loop {
 
 } // namespace http
 
+namespace {
+
+// The static token (an option, or CAFMCP_HTTP_TOKEN) is the simplest
+// verifier: one path for every kind of token.
+void resolve_verifier(http_options& o) {
+  if (o.token_verifier)
+    return;
+  if (!o.bearer_token)
+    if (const char* env = std::getenv("CAFMCP_HTTP_TOKEN"); env && *env)
+      o.bearer_token = env;
+  if (o.bearer_token)
+    o.token_verifier = auth::static_token_verifier(*o.bearer_token);
+}
+
+} // namespace
+
 struct streamable_http::impl {
   impl(server& srv, http_options o) {
     o.event_loops = std::clamp<std::size_t>(o.event_loops, 1, 16); // a session id's last hex digit
+    resolve_verifier(o);
+    if (o.token_verifier)
+      verifications =
+        std::make_unique<verification_pool>(o.token_verifier, o.auth_threads, o.max_pending_verifications);
     for (std::size_t i = 0; i < o.event_loops; ++i)
-      loops.push_back(std::make_unique<event_loop>(srv, o, counters));
+      loops.push_back(std::make_unique<event_loop>(srv, o, counters, verifications.get()));
     std::vector<connection_loop*> all;
     for (auto& l : loops)
       all.push_back(&l->io);
@@ -106,6 +128,8 @@ struct streamable_http::impl {
   // The first loop goes first: its pending accept holds a socket bound to
   // another loop's io_context, which must outlive it.
   ~impl() {
+    if (verifications) // its threads post to the loops
+      verifications->stop();
     acceptor.reset();
     for (auto& l : loops)
       l.reset();
@@ -114,6 +138,8 @@ struct streamable_http::impl {
   transport_counters counters;              // declared first: outlives the loops
   std::vector<metric_observation> observed; // reads `counters`: unregistered before they go
   std::optional<net::ssl::context> tls;     // HTTPS; outlives the loops' connections
+  // Token verifications (with a verifier); stopped before the loops go.
+  std::unique_ptr<verification_pool> verifications;
   std::vector<std::unique_ptr<event_loop>> loops;
   std::optional<tcp::acceptor> acceptor; // on the first loop
   std::size_t next_loop = 0;
@@ -275,6 +301,8 @@ void streamable_http::stop() {
   // does not read loses its connection).
   d.wait_for_all([](event_loop& l) { return l.io.unwritten == 0; },
                  std::chrono::steady_clock::now() + options.shutdown_flush_timeout);
+  if (d.verifications) // nothing verified now is served
+    d.verifications->stop();
   for (auto& l : d.loops)
     l->io.ioc.stop();
   for (auto& l : d.loops)

@@ -1,6 +1,7 @@
 // Which requests reach MCP at all, without a socket.
 #include <gtest/gtest.h>
 
+#include "streamable_http/auth_challenge.hpp"
 #include "streamable_http/event_store.hpp"
 #include "streamable_http/request_policy.hpp"
 #include "streamable_http/sse.hpp"
@@ -8,6 +9,15 @@
 
 namespace cafmcp::http {
 namespace {
+
+// A verifier these pure tests never call: auth_surface only asks whether
+// one is set.
+std::shared_ptr<auth::token_verifier> auth_verifier_stub() {
+  struct never : auth::token_verifier {
+    auth::verdict verify(std::string_view) override { return auth::verdict::refuse("unused"); }
+  };
+  return std::make_shared<never>();
+}
 
 request_facts post(std::string_view host = "127.0.0.1:3000") {
   return {
@@ -77,16 +87,50 @@ TEST(RequestPolicy, AcceptIsReadAsMediaRanges) {
   EXPECT_EQ(status("GET", "text/html"), 406);
 }
 
-TEST(RequestPolicy, ABearerTokenIsRequiredWhenConfigured) {
+TEST(AuthChallenge, TheBearerTokenIsReadCaseInsensitivelyAndNothingElseIsOne) {
+  EXPECT_EQ(bearer_token_of("Bearer abc.def"), "abc.def");
+  EXPECT_EQ(bearer_token_of("bearer  abc "), "abc");
+  EXPECT_EQ(bearer_token_of("BEARER x"), "x");
+  EXPECT_FALSE(bearer_token_of(std::nullopt));
+  EXPECT_FALSE(bearer_token_of("Bearer "));
+  EXPECT_FALSE(bearer_token_of("Basic dXNlcjpwYXNz"));
+  EXPECT_FALSE(bearer_token_of("Bearerabc"));
+}
+
+TEST(AuthChallenge, ChallengesNameTheMetadataScopesAndError) {
   http_options o;
-  o.bearer_token = "s3cret";
-  auto p = request_policy::from(o, 3000);
-  auto f = post();
-  EXPECT_EQ(p.check(f)->status, 401);
-  f.authorization = "Bearer wrong";
-  EXPECT_EQ(p.check(f)->status, 401);
-  f.authorization = "Bearer s3cret";
-  EXPECT_FALSE(p.check(f));
+  o.token_verifier = auth_verifier_stub();
+  o.protected_resource = auth::protected_resource{"https://mcp.example.com/mcp/", {"https://as.example.com"},
+                                                  {"mcp:read", "mcp:admin"}, {"mcp:read"}, std::nullopt, std::nullopt};
+  auto a = auth_surface::from(o);
+  ASSERT_TRUE(a.enabled());
+  const std::string md = "resource_metadata=\"https://mcp.example.com/.well-known/oauth-protected-resource/mcp\"";
+  EXPECT_EQ(a.challenge(""), "WWW-Authenticate: Bearer scope=\"mcp:read\", " + md + "\r\n");
+  EXPECT_EQ(a.challenge("invalid_token", "token \"expired\"\n"),
+            "WWW-Authenticate: Bearer error=\"invalid_token\", error_description=\"token expired\", " + md + "\r\n");
+  EXPECT_EQ(a.challenge("insufficient_scope", "", {"mcp:admin", "x"}),
+            "WWW-Authenticate: Bearer error=\"insufficient_scope\", scope=\"mcp:admin x\", " + md + "\r\n");
+  EXPECT_TRUE(a.is_metadata_path("/.well-known/oauth-protected-resource"));
+  EXPECT_TRUE(a.is_metadata_path("/.well-known/oauth-protected-resource/mcp"));
+  EXPECT_FALSE(a.is_metadata_path("/.well-known/oauth-protected-resource/other"));
+  auto doc = json::parse(a.metadata_document());
+  EXPECT_EQ(doc["resource"], "https://mcp.example.com/mcp/");
+  EXPECT_EQ(doc["authorization_servers"], json::array({"https://as.example.com"}));
+  EXPECT_EQ(doc["scopes_supported"], json::array({"mcp:read", "mcp:admin"}));
+  EXPECT_EQ(doc["bearer_methods_supported"], json::array({"header"}));
+  // A static token alone: a bare challenge, no metadata.
+  http_options s;
+  s.token_verifier = auth_verifier_stub();
+  auto bare = auth_surface::from(s);
+  EXPECT_EQ(bare.challenge(""), "WWW-Authenticate: Bearer\r\n");
+  EXPECT_FALSE(bare.is_metadata_path("/.well-known/oauth-protected-resource"));
+}
+
+TEST(AuthChallenge, OnlyAnInsufficientScopeAnswerNamesScopes) {
+  EXPECT_EQ(insufficient_scopes_in(R"({"jsonrpc":"2.0","id":1,"error":{"code":-32030,"message":"m","data":{"requiredScopes":["a","b"]}}})"),
+            (std::vector<std::string>{"a", "b"}));
+  EXPECT_FALSE(insufficient_scopes_in(R"({"jsonrpc":"2.0","id":1,"result":{"note":"-32030"}})"));
+  EXPECT_FALSE(insufficient_scopes_in(R"({"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"-32030"}})"));
 }
 
 TEST(EventStore, ReplaysExactlyWhatFollowsAndSaysGoneWhenDiscarded) {
