@@ -24,7 +24,7 @@ void write_line(const std::string& name, const std::string& text) {
 } // namespace
 
 server_flags::server_flags(CLI::App& app, std::string name, std::uint16_t default_port)
-  : name_(std::move(name)) {
+  : name_(std::move(name)), auth_(app) {
   http.port = default_port;
   app.add_flag("--stdio", stdio_, "serve one client on stdin/stdout (default)");
   app.add_flag("--http", http_, "serve Streamable HTTP at http://HOST:PORT/mcp instead");
@@ -120,6 +120,8 @@ std::shared_ptr<cafmcp::metrics_registry> server_flags::metrics() {
 
 int server_flags::serve(cafmcp::server& srv) {
   if (!http_) {
+    if (auth_.requested()) // stdio takes its credentials from the environment, not tokens
+      throw cafmcp::startup_error("--auth-issuer needs --http");
     say(cafmcp::log_level::info, "serving MCP on stdin/stdout");
     return cafmcp::serve_stdio(srv);
   }
@@ -127,6 +129,7 @@ int server_flags::serve(cafmcp::server& srv) {
     http.tls_certificate_file = tls_cert_;
   if (!tls_key_.empty())
     http.tls_private_key_file = tls_key_;
+  auth_.apply(http);
   cafmcp::streamable_http transport(srv, http);
   transport.start(); // throws startup_error: a port in use, a bad --host, half a TLS setup
   say(cafmcp::log_level::info, "listening on " + std::string(tls_cert_.empty() ? "http://" : "https://")

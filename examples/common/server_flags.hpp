@@ -6,6 +6,7 @@
 //   --otlp-endpoint URL, --trace-file PATH (and the OTEL_* variables)
 //   --metrics (Prometheus text at GET /metrics with --http)
 //   --log-level LEVEL
+//   --auth-issuer URL --resource-uri URI ... (auth_flags.hpp)
 // and the start-up they choose. Every line goes to stderr, never stdout
 // (stdio's MCP stream), and each start-up failure is one line,
 // "<name>: <cause>", and exit code 1.
@@ -18,6 +19,8 @@
 #include <cafmcp/http_options.hpp>
 #include <cafmcp/log_level.hpp>
 #include <cafmcp/server.hpp>
+
+#include "auth_flags.hpp"
 
 namespace cafmcp::otel {
 class tracer_provider;
@@ -56,6 +59,8 @@ public:
   /// Streamable HTTP until SIGINT/SIGTERM, after saying where on stderr.
   /// Throws cafmcp::startup_error when HTTP cannot listen.
   int serve(cafmcp::server& srv);
+  /// --auth-issuer was given: HTTP requests need its tokens.
+  bool auth_requested() const { return auth_.requested(); }
   /// Writes "<name>: <text>" on stderr, in one write, when `level` is at
   /// least --log-level.
   void say(cafmcp::log_level level, const std::string& text) const;
@@ -70,6 +75,7 @@ private:
   std::string tls_key_;
   std::string log_level_ = "info";
   bool metrics_ = false;
+  auth_flags auth_;
   // Declared in the program before its server: outlives it, flushes at exit.
   std::shared_ptr<cafmcp::otel::tracer_provider> provider_;
   std::unique_ptr<cafmcp::otel::periodic_metric_reader> metric_reader_; // exports the last values at exit

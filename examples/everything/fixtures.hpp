@@ -30,6 +30,9 @@ void install_conformance_fixtures(cafmcp::server& srv);
 /// The 2026-07-28 fixtures (input_required, listen triggers, probes).
 void install_stateless_fixtures(cafmcp::server& srv);
 void install_mutation_tools(cafmcp::server& srv);
+/// With --auth-issuer: `whoami` (the verified caller) and `admin_report`
+/// (scope mcp:admin).
+void install_auth_fixtures(cafmcp::server& srv);
 /// `server_stats`: the notifier's sessions and subscriptions, for tests
 /// that check a departed client left nothing behind; `slow_call`: a call
 /// still running when a shutdown begins.

@@ -130,6 +130,8 @@ int server_main(int argc, char** argv, const server_hooks& hooks) {
     install_stateless_fixtures(srv);
     install_mutation_tools(srv);
     install_diagnostics(srv);
+    if (flags.auth_requested())
+      install_auth_fixtures(srv);
     auto alongside = hooks.started ? hooks.started(srv) : nullptr;
     return flags.serve(srv);
   });

@@ -77,6 +77,11 @@ struct introspection_options {
 
 std::shared_ptr<token_verifier> introspection_verifier(introspection_options o);
 
+/// Both kinds at one server: a token shaped as a JWT (three base64url
+/// parts) goes to `jwt`, any other to `opaque` (introspection).
+std::shared_ptr<token_verifier> by_token_shape(std::shared_ptr<token_verifier> jwt,
+                                               std::shared_ptr<token_verifier> opaque);
+
 /// One shared secret; every request carrying it is `as`.
 std::shared_ptr<token_verifier> static_token_verifier(std::string token, identity as = {"static-token", {}, {}, {}, {}});
 

@@ -175,3 +175,24 @@ TEST(Discovery, FindsTheIssuersMetadataAndRefusesAnImpostor) {
 
 } // namespace
 } // namespace cafmcp::auth
+
+namespace cafmcp::auth {
+namespace {
+
+struct named final : token_verifier {
+  explicit named(std::string n) : name(std::move(n)) {}
+  verdict verify(std::string_view) override { return verdict::refuse(name); }
+  std::string name;
+};
+
+TEST(ByTokenShape, JwtShapedTokensGoToTheJwtVerifierOthersAreIntrospected) {
+  auto v = by_token_shape(std::make_shared<named>("jwt"), std::make_shared<named>("opaque"));
+  EXPECT_EQ(v->verify("eyJh.eyJz.c2ln").reason, "jwt");
+  EXPECT_EQ(v->verify("a.b.").reason, "jwt");
+  EXPECT_EQ(v->verify("0N2kq3-opaque_token").reason, "opaque");
+  EXPECT_EQ(v->verify("a.b.c.d").reason, "opaque");
+  EXPECT_EQ(v->verify("a+b.c.d").reason, "opaque");
+}
+
+} // namespace
+} // namespace cafmcp::auth

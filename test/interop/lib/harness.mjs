@@ -62,10 +62,11 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-// Starts everything-server over HTTP on a free port; resolves with its URL
-// once it prints that it listens.
+// Starts everything-server over HTTP on a free port (unless `args` name
+// one); resolves with its URL once it prints that it listens.
 export function startHttpServer(args = [], env = {}) {
-  const child = spawn(serverPath, ['--http', '--port', '0', ...args],
+  const port = args.includes('--port') ? [] : ['--port', '0'];
+  const child = spawn(serverPath, ['--http', ...port, ...args],
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
   const url = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('everything-server did not start')), 10000);
@@ -75,7 +76,13 @@ export function startHttpServer(args = [], env = {}) {
     });
     child.on('exit', (code) => reject(new Error(`everything-server exited with ${code}`)));
   });
-  return { child, url, stop: () => new Promise((resolve) => { child.on('exit', resolve); child.kill('SIGTERM'); }) };
+  // A child that already exited (a failed start) is stopped already.
+  const stop = () => new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.on('exit', resolve);
+    child.kill('SIGTERM');
+  });
+  return { child, url, stop };
 }
 
 export async function connectHttp(url, { capabilities = {} } = {}) {
