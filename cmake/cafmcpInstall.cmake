@@ -93,15 +93,16 @@ cafmcp_pkg_config(cafmcp-server "cafmcp: MCP servers (stdio, in-process), cafmcp
   REQUIRES_PRIVATE hiredis libcrypto
   LIBS -lcafmcp -lcafmcp_protocol
   LIBS_PRIVATE -lcafmcp_cluster -lcafmcp_foundation -lcaf_core -pthread)
-cafmcp_pkg_config(cafmcp-http "cafmcp: the Streamable HTTP server, cafmcp::http"
+cafmcp_pkg_config(cafmcp-http "cafmcp: the Streamable HTTP server and its token verifiers, cafmcp::http"
   REQUIRES cafmcp-server
   REQUIRES_PRIVATE libssl
-  LIBS -lcafmcp_http
-  LIBS_PRIVATE -pthread)
+  LIBS -lcafmcp_http -lcafmcp_auth
+  LIBS_PRIVATE -lcafmcp_http_fetch -pthread)
 cafmcp_pkg_config(cafmcp-client "cafmcp: the MCP client with its stdio and HTTP transports, cafmcp::client"
   REQUIRES cafmcp-foundation
   REQUIRES_PRIVATE libssl
-  LIBS -lcafmcp_client -lcafmcp_client_transport -pthread)
+  LIBS -lcafmcp_client -lcafmcp_client_transport -lcafmcp_auth -pthread
+  LIBS_PRIVATE -lcafmcp_http_fetch)
 cafmcp_pkg_config(cafmcp-otel "cafmcp: OpenTelemetry tracing and its MCP adapter, cafmcp::otel and cafmcp::otel_mcp"
   REQUIRES_PRIVATE libssl
   LIBS -lcafmcp_otel_mcp -lcafmcp_otel -pthread

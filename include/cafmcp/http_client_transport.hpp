@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "cafmcp/client_auth.hpp"
 #include "cafmcp/client_transport.hpp"
 #include "cafmcp/json.hpp"
 
@@ -25,8 +26,13 @@ struct http_client_options {
   /// store (a private CA, a test's own). Unreadable: make_... throws
   /// std::invalid_argument.
   std::optional<std::string> ca_file;
-  /// Extra headers on every request (e.g. Authorization).
+  /// Extra headers on every request.
   std::map<std::string, std::string> headers;
+  /// Where the bearer token of every request comes from (client_auth.hpp,
+  /// e.g. oauth_client_credentials). A 401, or a 403 insufficient_scope,
+  /// makes the transport renew it once and send the request again; the
+  /// renewal runs on a thread of its own, never on the io thread.
+  std::shared_ptr<bearer_token_source> auth;
   std::chrono::milliseconds connect_timeout{5000};
   /// close(): how long the DELETE may take before the transport gives up.
   std::chrono::milliseconds delete_timeout{2000};

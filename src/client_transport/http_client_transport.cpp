@@ -135,6 +135,7 @@ struct exchange : std::enable_shared_from_this<exchange> {
   /// Why the TLS handshake failed, in OpenSSL's words for the certificate
   /// ("hostname mismatch", "unable to get local issuer certificate").
   std::string tls_failure;
+  std::string www_authenticate; // of a refusal
 
   std::function<void(const http::response_header<>&)> on_head;
   std::function<void(std::string_view)> on_data;
@@ -303,6 +304,12 @@ public:
         io_thread_.join();
       }
     }
+    // A renewal still asking its authorization server: bounded by the
+    // source's own timeout; what it posts is never run.
+    std::lock_guard<std::mutex> g(renewals_mtx_);
+    for (auto& t : renewals_)
+      if (t.joinable())
+        t.join();
   }
 
   void start(handlers h) override {
@@ -414,7 +421,7 @@ private:
     }
   }
 
-  void post_message(std::string text) {
+  void post_message(std::string text, bool renewed = false) {
     std::optional<json> id; // set for a request: something must answer it
     try {
       auto j = json::parse(text);
@@ -428,6 +435,8 @@ private:
     x->req.set(http::field::accept, "application/json, text/event-stream");
     if (opts_.method_headers)
       set_method_headers(*x, text);
+    // Kept only to send it again with a renewed token.
+    auto again = opts_.auth && !renewed ? std::make_shared<std::string>(text) : nullptr;
     x->req.body() = std::move(text);
     x->req.prepare_payload();
     auto f = std::make_shared<follow>();
@@ -440,10 +449,13 @@ private:
     auto sse = std::make_shared<sse_parser>();
     auto status = std::make_shared<int>(0);
     auto streaming = std::make_shared<bool>(false);
+    auto challenge = std::make_shared<std::string>();
     if (id)
       request_streams_[id->dump()] = {x, f};
-    x->on_head = [this, f, status, streaming](const http::response_header<>& h) {
+    x->on_head = [this, f, status, streaming, challenge](const http::response_header<>& h) {
       *status = h.result_int();
+      if (auto it = h.find(http::field::www_authenticate); it != h.end())
+        *challenge = std::string(it->value());
       remember_session(h);
       *streaming = *status == 200 && is_event_stream(h);
       if (*status == 404 && !session_id().empty()) {
@@ -459,7 +471,22 @@ private:
       else if (body->size() < 1024 * 1024 * 64)
         body->append(bytes);
     };
-    x->on_end = [this, f, body, status, streaming, id, raw = x.get()](error_code ec) { // raw: runs inside x
+    x->on_end = [this, f, body, status, streaming, id, challenge, again, raw = x.get()](error_code ec) {
+      // raw: runs inside x
+      if (again && refused(*status, *challenge)) {
+        auto why = refusal(*status, *challenge, *raw);
+        return renew_then(why, [this, again, id, status, body](bool ok, const std::string& failure) {
+          if (ok)
+            return post_message(std::move(*again), true); // the gate (a notification's) stays closed
+          if (id) {
+            request_streams_.erase(id->dump());
+            deliver(transport_error(*id, "HTTP " + std::to_string(*status) + ": " + failure, *status, *body));
+          } else {
+            gate_closed_ = false;
+            net::post(ioc_, [this] { pump(); });
+          }
+        });
+      }
       if (!id) {
         gate_closed_ = false;
         net::post(ioc_, [this] { pump(); });
@@ -489,6 +516,42 @@ private:
       }
     };
     launch(x);
+  }
+
+  // -- bearer tokens ---------------------------------------------------------
+  // 401, or 403 with error="insufficient_scope" (step-up): a new token may help.
+  static bool refused(int status, const std::string& challenge) {
+    if (status == 401)
+      return true;
+    return status == 403 && parse_bearer_challenge(challenge).error == "insufficient_scope";
+  }
+
+  auth_challenge refusal(int status, const std::string& header, const exchange& x) const {
+    auto c = parse_bearer_challenge(header);
+    c.status = status;
+    c.server_url = opts_.url;
+    if (auto it = x.req.find(http::field::authorization); it != x.req.end())
+      c.refused_token = std::string(it->value()).substr(7); // "Bearer "
+    return c;
+  }
+
+  // The source may block (discovery, a token request): a thread of its
+  // own, then back to the io thread with the outcome.
+  void renew_then(auth_challenge why, std::function<void(bool, const std::string&)> then) {
+    std::lock_guard<std::mutex> g(renewals_mtx_);
+    renewals_.emplace_back([this, why = std::move(why), then = std::move(then)]() mutable {
+      bool ok = false;
+      std::string failure = "no new token";
+      try {
+        ok = opts_.auth->renew(why);
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
+      net::post(ioc_, [this, ok, failure, then = std::move(then)] {
+        if (!closed_)
+          then(ok, failure);
+      });
+    });
   }
 
   // -- SSE streams -----------------------------------------------------------
@@ -526,8 +589,10 @@ private:
       x->req.set("Last-Event-ID", f->last_event_id);
     auto sse = std::make_shared<sse_parser>();
     auto status = std::make_shared<int>(0);
-    x->on_head = [this, f, status, resuming](const http::response_header<>& h) {
+    x->on_head = [this, f, status, resuming, raw = x.get()](const http::response_header<>& h) {
       *status = h.result_int();
+      if (auto it = h.find(http::field::www_authenticate); it != h.end())
+        raw->www_authenticate = std::string(it->value());
       if (*status == 200 && is_event_stream(h)) {
         f->failures = 0;
         if (resuming)
@@ -548,9 +613,18 @@ private:
       if (*status == 200)
         feed_sse(*sse, *f, bytes);
     };
-    x->on_end = [this, f, status](error_code) {
+    x->on_end = [this, f, status, raw = x.get()](error_code) {
       if (closed_ || f->answered)
         return;
+      if (opts_.auth && *status == 401 && f->failures < opts_.max_reconnect_attempts) { // e.g. its token expired
+        ++f->failures;
+        return renew_then(refusal(401, raw->www_authenticate, *raw), [this, f](bool ok, const std::string&) {
+          if (ok)
+            open_get(f);
+          else
+            schedule_resume(f);
+        });
+      }
       if (!retryable(*status)) {
         if (f->awaited_id)
           deliver(transport_error(
@@ -634,6 +708,9 @@ private:
       x->req.set("MCP-Protocol-Version", protocol_version_);
     for (auto& [k, v] : opts_.headers)
       x->req.set(k, v);
+    if (opts_.auth)
+      if (auto token = opts_.auth->current())
+        x->req.set(http::field::authorization, "Bearer " + *token);
     return x;
   }
 
@@ -736,6 +813,8 @@ private:
   std::atomic<int> resumptions_{0};
   std::atomic<int> get_opens_{0};
   std::promise<void> closed_promise_;
+  std::mutex renewals_mtx_;
+  std::vector<std::thread> renewals_; // bearer token renewals (joined by the destructor)
 };
 
 } // namespace
