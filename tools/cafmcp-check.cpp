@@ -1,6 +1,7 @@
 // cafmcp-check: a notification compliance checker any MCP server can be run
 // against, over stdio or Streamable HTTP. Exit 1 on any FAIL, 2 when it
 // could not run at all.
+#include <cstdlib>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -23,6 +24,12 @@ int main(int argc, char** argv) {
   auto* url = app.add_option("--url", opts.url, "Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp");
   stdio->excludes(url);
   app.add_option("--header", headers, "an extra HTTP header \"Name: value\" (repeatable)");
+  std::string bearer, oauth_client, oauth_scope;
+  app.add_option("--bearer-token", bearer, "HTTP: send this bearer token on every request");
+  app.add_option("--oauth-client-id", oauth_client,
+                 "HTTP: get tokens with the OAuth client credentials grant as this client (its secret in "
+                 "CAFMCP_OAUTH_CLIENT_SECRET), from the authorization server the server's 401 points at");
+  app.add_option("--oauth-scope", oauth_scope, "with --oauth-client-id: the scopes to ask for");
   app.add_flag("--json", as_json, "print the report as JSON");
   app
     .add_option(
@@ -67,6 +74,17 @@ int main(int argc, char** argv) {
       return 2;
     }
     opts.headers[h.substr(0, colon)] = h.substr(h.find_first_not_of(' ', colon + 1));
+  }
+
+  if (!bearer.empty())
+    opts.auth = cafmcp::static_bearer_token(bearer);
+  if (!oauth_client.empty()) {
+    const char* secret = std::getenv("CAFMCP_OAUTH_CLIENT_SECRET");
+    cafmcp::oauth_client_options o;
+    o.client_id = oauth_client;
+    o.client_secret = secret ? secret : "";
+    o.scope = oauth_scope;
+    opts.auth = cafmcp::oauth_client_credentials(o);
   }
 
   std::string target = opts.url.empty() ? stdio_command : opts.url;

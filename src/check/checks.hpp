@@ -26,6 +26,8 @@ inline constexpr const char* listen =
   "2026-07-28 server/index (subscriptions/listen, notifications/subscriptions/acknowledged)";
 inline constexpr const char* stateless_errors =
   "2026-07-28 changelog (SEP-2164: resource not found is -32602)";
+inline constexpr const char* authorization =
+  "2025-11-25 basic/authorization (RFC 9728 protected resource metadata, RFC 6750 challenges)";
 inline constexpr const char* cafmcp_metadata =
   "cafmcp extension (not MCP): list_changed params.operation / _meta[\"io.cafmcp/change\"]";
 } // namespace spec
@@ -42,6 +44,8 @@ void check_resumption(context& ctx);
 void check_stateless(context& ctx);
 /// Over everything every session received: run these last.
 void check_notification_shape(context& ctx);
+/// HTTP only: the authorization surface (metadata document, 401 challenge).
+void check_authorization(context& ctx);
 void check_operation_metadata(context& ctx);
 
 /// Every check, in order, against the server `opts` names.

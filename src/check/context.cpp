@@ -19,6 +19,7 @@ std::unique_ptr<probe> context::open_probe(bool delete_on_close) {
     http_client_options h;
     h.url = opts.url;
     h.headers = opts.headers;
+    h.auth = opts.auth;
     h.delete_on_close = delete_on_close;
     auto t = make_http_client_transport(h);
     auto* raw = t.get();
@@ -37,6 +38,7 @@ std::unique_ptr<probe> context::open_stateless_probe() {
   http_client_options h;
   h.url = opts.url;
   h.headers = opts.headers;
+  h.auth = opts.auth;
   h.delete_on_close = false; // there is no session to end
   h.open_get_stream = false;
   h.method_headers = true;

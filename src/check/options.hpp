@@ -2,8 +2,11 @@
 // What cafmcp-check is pointed at and which mutations it may drive.
 #include <chrono>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "cafmcp/client_auth.hpp"
 
 namespace cafmcp::check {
 
@@ -29,6 +32,9 @@ struct options {
   std::vector<std::string> stdio_command; // spawn this server (one process per session)...
   std::string url;                        // ...or speak Streamable HTTP to this endpoint
   std::map<std::string, std::string> headers;
+  /// HTTP: the bearer token of every request (a fixed one, or OAuth client
+  /// credentials with discovery from the server's 401).
+  std::shared_ptr<bearer_token_source> auth;
   mutation_tools mutations;
   /// How long an expected notification (or a response) may take.
   std::chrono::milliseconds timeout{5000};

@@ -75,6 +75,10 @@ void guarded(context& ctx, const char* group, void (*run)(context&)) {
 
 report run_checks(const options& opts) {
   report out;
+  if (!opts.url.empty()) {
+    context ctx(opts, out);
+    guarded(ctx, "authorization", check_authorization);
+  }
   if (opts.protocol == "2026-07-28") {
     context ctx(opts, out);
     guarded(ctx, "stateless", check_stateless);

@@ -122,6 +122,8 @@ http_reply exchange_over(Stream& stream, net::io_context& ioc, const http_url& u
           out.retry_after = std::string(it->value());
         if (auto it = res.find(http::field::content_type); it != res.end())
           out.content_type = std::string(it->value());
+        if (auto it = res.find(http::field::www_authenticate); it != res.end())
+          out.www_authenticate = std::string(it->value());
       });
     });
   };

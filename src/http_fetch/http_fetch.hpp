@@ -30,7 +30,8 @@ std::shared_ptr<tls_client> make_tls_client(const std::optional<std::string>& ca
 struct http_reply {
   int status = 0; // 0: no answer (unreachable, reset, TLS refused, too long, or the deadline passed)
   std::string body;
-  std::string content_type; // the raw header, empty when absent
+  std::string content_type;     // the raw header, empty when absent
+  std::string www_authenticate; // the raw header, empty when absent
   std::string retry_after; // the raw header, empty when absent
   std::string failure;     // with status 0, when known: why (a TLS verification error)
 };

@@ -4,6 +4,7 @@
 // grant (JWT and opaque), the official SDK client with its OAuth provider,
 // and every refusal checked for status, challenge and body.
 import { test, describe, before, after } from 'node:test';
+import { execFile } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { SignJWT } from 'jose';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -152,6 +153,28 @@ describe('everything-server as an OAuth resource server, oidc-provider as its au
       assert.equal(r.challenge, `Bearer error="invalid_token", error_description="${reason}", resource_metadata="${metadataUrl()}"`);
       assert.equal(r.body.error.message, `Unauthorized: invalid bearer token (${reason})`);
     }
+  });
+
+  test('cafmcp-check reports the auth surface, and its OAuth client gets a token and runs every check', async () => {
+    const check = process.env.CAFMCP_CHECK ?? new URL('../../build/bin/cafmcp-check', import.meta.url).pathname;
+    const run = (args, env = {}) => new Promise((resolve) => {
+      execFile(check, ['--url', url, '--json', ...args], { env: { ...process.env, ...env }, timeout: 60000 },
+        (err, stdout, stderr) => resolve({ code: err ? err.code : 0, report: stdout ? JSON.parse(stdout) : null, stderr }));
+    });
+    const byId = (report) => Object.fromEntries(report.checks.map((c) => [c.id, c]));
+    const authed = await run(['--oauth-client-id', 'mcp-app', '--oauth-scope', 'mcp:read mcp:admin'],
+      { CAFMCP_OAUTH_CLIENT_SECRET: 'app-secret' });
+    const checks = byId(authed.report);
+    assert.equal(checks['auth.challenge'].status, 'PASS', JSON.stringify(checks['auth.challenge']));
+    assert.equal(checks['auth.metadata'].status, 'PASS', JSON.stringify(checks['auth.metadata']));
+    const failed = authed.report.checks.filter((c) => c.status === 'FAIL');
+    assert.deepEqual(failed, []);
+    assert.ok(authed.report.summary.pass >= 10, JSON.stringify(authed.report.summary));
+    assert.equal(authed.code, 0, authed.stderr);
+    // A wrong secret: the surface is still judged, the rest cannot run.
+    const refused = await run(['--oauth-client-id', 'mcp-app'], { CAFMCP_OAUTH_CLIENT_SECRET: 'wrong' });
+    assert.equal(byId(refused.report)['auth.metadata'].status, 'PASS');
+    assert.notEqual(refused.code, 0);
   });
 
   test('an unknown kid after a key rotation refetches the keys and is accepted', async () => {
