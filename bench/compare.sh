@@ -43,6 +43,14 @@ else
   K=500 M=100 KMEM=10000 KMEM_TS=1000 DUR=3 NFLOOR=500 ROUNDS=200 ACTORS=1000
 fi
 
+# The JWT row's issuer (bench/auth/issuer.mjs): metadata, JWKS, one token.
+audience=http://bench.local/mcp
+node "$root/bench/auth/issuer.mjs" "$audience" >"$out/issuer.json" &
+issuer_pid=$!
+for _ in $(seq 100); do [[ -s "$out/issuer.json" ]] && break; sleep 0.1; done
+issuer=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["issuer"])' "$out/issuer.json")
+token=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["token"])' "$out/issuer.json")
+
 load() { # label, server, args...
   local label=$1 server=$2
   shift 2
@@ -59,7 +67,10 @@ redis_port=$(free_port)
 redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
   --logfile "$out/redis.log" &
 redis_pid=$!
-cleanup() { kill "$redis_pid" 2>/dev/null || true; wait "$redis_pid" 2>/dev/null || true; }
+cleanup() {
+  kill "$redis_pid" "$issuer_pid" 2>/dev/null || true
+  wait "$redis_pid" "$issuer_pid" 2>/dev/null || true
+}
 trap cleanup EXIT
 for _ in $(seq 100); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 cluster="--cluster redis://127.0.0.1:$redis_port --cluster-secret bench"
@@ -136,6 +147,10 @@ for round in $(seq "${ROUNDS_EACH:-2}"); do
   load ts_storm "$ts" -k "$K" -m $((M * 4)) -w 16 -u 4 --window 32
   load cafmcp_requests "$cafmcp" --mode requests -c 16 --duration "$DUR"
   load cafmcp_requests_threaded "$cafmcp --threaded-handlers" --mode requests -c 16 --duration "$DUR"
+  # Every request carries a JWT the server verifies (ES256 against the
+  # issuer's JWKS; a token seen before costs a cache lookup per loop).
+  load cafmcp_requests_jwt "$cafmcp --auth-issuer $issuer --resource-uri $audience" --mode requests -c 16 \
+    --duration "$DUR" --bearer-token "$token"
   load ts_requests "$ts" --mode requests -c 16 --duration "$DUR"
   load cafmcp_stdio "$bin/everything-server --stdio" --stdio -k 1 -m $((M * 20))
   load ts_stdio "node $root/bench/peers/ts/server.mjs --stdio" --stdio -k 1 -m $((M * 20))

@@ -69,6 +69,7 @@ rows.append(("  p99 latency (us)", get("cafmcp_stdio", "p99_us"), get("ts_stdio"
 rows.append(("tools/call, 16 clients, quick tool (req/s)", get("cafmcp_requests"), get("ts_requests"), None, ">= 10x TS"))
 rows.append(("  p99 request latency (us)", get("cafmcp_requests", "p99_us"), get("ts_requests", "p99_us"), None, ""))
 rows.append(("  the same tool on a handler thread (req/s)", get("cafmcp_requests_threaded"), get("ts_requests"), None, ""))
+rows.append(("  the same, each request with a JWT verified (req/s)", get("cafmcp_requests_jwt"), get("ts_requests"), None, ""))
 rows.append((f"In-process fan-out, notifier -> {get('floor_caf', 'actors')} sessions (deliv/s)", get("cafmcp_notifier"), None, caf,
              ">= 0.5x floor(a)"))
 rows.append((f"KiB per idle HTTP session with GET stream ({get('cafmcp_idle', 'sessions')} cafmcp / {get('ts_idle', 'sessions')} TS)",
@@ -86,6 +87,8 @@ def cost(label, traced=None):
     return statistics.median(costs) if costs else None
 
 
+rows.append(("JWT bearer auth on every tools/call (ES256, JWKS): cost (%, median of rounds)",
+             cost("cafmcp_requests", "cafmcp_requests_jwt"), None, None, "<= 20% (>= 0.8x auth off)"))
 rows.append(("Tracing always_on, OTLP/JSON to /dev/null: HTTP fan-out one at a time, cost (%, median of rounds)",
              cost("cafmcp_fanout"), None, None, "<= 15%"))
 rows.append(("  the same, HTTP storm (both cores saturated), cost (%, median of rounds)", cost("cafmcp_storm"), None, None,

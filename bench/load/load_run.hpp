@@ -28,6 +28,7 @@ struct options {
   bool json = false;
   bool trace = false;
   std::string label;
+  std::string bearer_token;
 };
 
 struct result {

@@ -117,6 +117,7 @@ int main(int argc, char** argv) {
   app.add_option("--timeout", o.timeout, "seconds without progress before giving up")
     ->check(CLI::PositiveNumber);
   app.add_option("--label", o.label, "name printed with the result");
+  app.add_option("--bearer-token", o.bearer_token, "HTTP: send this token on every request");
   app.add_flag("--json", o.json, "one JSON line");
   app.add_flag("--trace", o.trace, "print every event received (debugging)");
   CLI11_PARSE(app, argc, argv);
@@ -153,6 +154,8 @@ int main(int argc, char** argv) {
         pid = proc->pid();
       }
       ep = endpoint::parse(o.url);
+      if (!o.bearer_token.empty())
+        ep.extra_headers = "Authorization: Bearer " + o.bearer_token + "\r\n";
       conn.ep = &ep;
     }
     result r;

@@ -37,7 +37,7 @@ std::string mcp_session::head(std::size_t length) const {
   std::string h = "POST " + ep_.path + " HTTP/1.1\r\nHost: " + ep_.host + ":" + ep_.port
                   + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
                     "MCP-Protocol-Version: "
-                  + protocol_ + "\r\n";
+                  + protocol_ + "\r\n" + ep_.extra_headers;
   if (!session_id_.empty())
     h += "Mcp-Session-Id: " + session_id_ + "\r\n";
   h += "Content-Length: " + std::to_string(length) + "\r\n\r\n";
@@ -114,7 +114,7 @@ task<void> sse_stream::open(std::string session_id, std::string protocol) {
   sock_.set_option(tcp::no_delay(true));
   std::string req = "GET " + ep_.path + " HTTP/1.1\r\nHost: " + ep_.host + ":" + ep_.port
                     + "\r\nAccept: text/event-stream\r\nMCP-Protocol-Version: " + protocol
-                    + "\r\nMcp-Session-Id: " + session_id + "\r\n\r\n";
+                    + "\r\nMcp-Session-Id: " + session_id + "\r\n" + ep_.extra_headers + "\r\n";
   co_await net::async_write(sock_, net::buffer(req), use_awaitable);
   parser_.body_limit(boost::none);
   co_await http::async_read_header(sock_, buf_, parser_, use_awaitable);

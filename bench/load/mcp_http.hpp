@@ -29,6 +29,7 @@ struct endpoint {
   std::string port;
   std::string path;
   tcp::endpoint resolved;
+  std::string extra_headers; // whole lines ("Authorization: Bearer ...\r\n"), on every request
   static endpoint parse(const std::string& url); // http://HOST:PORT/PATH
 };
 
