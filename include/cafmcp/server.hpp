@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "cafmcp/auth.hpp"
 #include "cafmcp/prompt.hpp"
 #include "cafmcp/resource.hpp"
 #include "cafmcp/server_options.hpp"
@@ -108,8 +109,11 @@ public:
   /// Clustered: serve here the session `session_id` that another node
   /// started, in the state the change log last recorded for it. nullptr
   /// when this node knows no such session (never announced, ended, or not
-  /// clustered): the transport answers as for any unknown session.
-  std::shared_ptr<connection> adopt(std::shared_ptr<outbound> out, const std::string& session_id);
+  /// clustered): the transport answers as for any unknown session. With
+  /// `caller` (HTTP with a token verifier): nullptr too when the session
+  /// belongs to another subject.
+  std::shared_ptr<connection> adopt(std::shared_ptr<outbound> out, const std::string& session_id,
+                                    const auth::identity* caller = nullptr);
   /// The client ended session `session_id` (HTTP DELETE): clustered, no
   /// node adopts it any more.
   void forget(const std::string& session_id);

@@ -111,6 +111,7 @@ struct session_env {
   // A 2026-07-28 request: client facts came from its `_meta`, and asking
   // the client means answering input_required (no server->client request).
   bool stateless = false;
+  std::string owner; // the verified subject that initialized it (HTTP), or empty
 };
 
 /// One request forwarded by a session to the server actor.

@@ -113,13 +113,16 @@ std::shared_ptr<connection> server::connect(std::shared_ptr<outbound> out, std::
   return impl_->start_session(std::move(out), std::move(session_id), true, std::nullopt);
 }
 
-std::shared_ptr<connection> server::adopt(std::shared_ptr<outbound> out, const std::string& session_id) {
+std::shared_ptr<connection> server::adopt(std::shared_ptr<outbound> out, const std::string& session_id,
+                                          const auth::identity* caller) {
   auto& cluster = impl_->rt->cluster;
   if (!cluster)
     return nullptr;
   auto record = cluster->known_session(session_id);
   if (!record)
     return nullptr;
+  if (caller && !record->owner.empty() && record->owner != caller->subject)
+    return nullptr; // another subject's: as unknown to this caller as any
   return impl_->start_session(std::move(out), session_id, true, std::move(record));
 }
 

@@ -176,7 +176,8 @@ void answer_after_record(self_ptr self, const jsonrpc::request_id& id, json resu
     st.id, protocol::session_record{st.env->protocol_version,
                                     st.env->client_capabilities,
                                     st.log_level->load(),
-                                    {st.subscriptions.begin(), st.subscriptions.end()}}};
+                                    {st.subscriptions.begin(), st.subscriptions.end()},
+                                    st.env->owner}};
   auto key = jsonrpc::to_key(id);
   end_span(self, key, result);
   auto text = std::make_shared<const std::string>(jsonrpc::serialize_result(id, result));
@@ -250,6 +251,8 @@ void initialize(self_ptr self, const jsonrpc::request& req) {
   env->protocol_version = protocol::negotiate_version(requested);
   env->client_capabilities = params.value("capabilities", json::object());
   env->log_level = st.log_level;
+  if (st.caller)
+    env->owner = st.caller->subject;
   st.env = std::move(env);
   st.phase = protocol::phase::initializing; // a second initialize is refused
   owe(self);
@@ -491,6 +494,7 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
     env->session_id = id;
     env->protocol_version = adopted->protocol_version;
     env->client_capabilities = adopted->client_capabilities;
+    env->owner = adopted->owner;
     st.log_level->store(adopted->log_level);
     env->log_level = st.log_level;
     st.env = std::move(env);

@@ -16,6 +16,9 @@ struct session_record {
   json client_capabilities = json::object();
   int log_level = 0;                      // cafmcp::log_level as an int
   std::vector<std::string> subscriptions; // URIs and template texts, sorted
+  /// The verified subject that created the session (HTTP with a token
+  /// verifier); empty: none. Another node serves the session only to it.
+  std::string owner;
 };
 
 json to_json(const session_record& r);

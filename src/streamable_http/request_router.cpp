@@ -83,13 +83,8 @@ std::shared_ptr<http_session> request_router::find(const std::shared_ptr<http_co
   if (it != sessions_.end() && !it->second->ended() && owned(*it->second))
     return it->second;
   if (it == sessions_.end()) {
-    if (auto adopted = adopt(std::string(*id))) {
-      // Clustered: the log does not carry the owner yet, so the first
-      // verified subject to use the session here becomes it.
-      if (who)
-        adopted->set_owner(who->subject);
+    if (auto adopted = adopt(std::string(*id), who))
       return adopted;
-    }
     // A cluster node that cannot read the log cannot tell an unknown
     // session from another node's: not a 404 that would make the client
     // start over.
@@ -107,7 +102,7 @@ std::shared_ptr<http_session> request_router::find(const std::shared_ptr<http_co
 // Clustered: a session another node started, known from the change log,
 // is served here from now on (no session affinity needed). Its event ids
 // there were another node's: see http_session::open_stream.
-std::shared_ptr<http_session> request_router::adopt(const std::string& id) {
+std::shared_ptr<http_session> request_router::adopt(const std::string& id, const caller_ptr& who) {
   if (srv_.options().cluster.url.empty())
     return nullptr;
   if (counters_.sessions.fetch_add(1) >= options_.max_sessions) {
@@ -115,7 +110,11 @@ std::shared_ptr<http_session> request_router::adopt(const std::string& id) {
     return nullptr;
   }
   auto session = std::make_shared<http_session>(id, *this);
-  auto core = srv_.adopt(session, id);
+  // The log's session record names its owner: another subject's session
+  // is not adopted for it.
+  auto core = srv_.adopt(session, id, who.get());
+  if (who)
+    session->set_owner(who->subject);
   if (!core) {
     --counters_.sessions;
     return nullptr;

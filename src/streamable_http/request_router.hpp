@@ -92,7 +92,7 @@ private:
   std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, const request& req, bool required,
                                      const caller_ptr& who,
                                      const std::optional<jsonrpc::request_id>& id = std::nullopt);
-  std::shared_ptr<http_session> adopt(const std::string& id);
+  std::shared_ptr<http_session> adopt(const std::string& id, const caller_ptr& who);
 
   server& srv_;
   http_options options_;

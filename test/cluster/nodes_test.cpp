@@ -292,3 +292,58 @@ TEST(ClusterOptions, ABadUrlOrNoSecretIsRefusedAtStart) {
 
 } // namespace
 } // namespace cafmcp::test
+
+namespace cafmcp::test {
+namespace {
+
+// What a session's transport received (frames, in order).
+class recording_outbound final : public outbound {
+public:
+  bool send(frame message, const routing&) override {
+    std::lock_guard lock(mtx_);
+    frames_.push_back(*message);
+    return true;
+  }
+  void close() override {}
+  bool answered(const std::string& id_text) {
+    std::lock_guard lock(mtx_);
+    for (auto& f : frames_)
+      if (f.find("\"id\":" + id_text) != std::string::npos)
+        return true;
+    return false;
+  }
+
+private:
+  std::mutex mtx_;
+  std::vector<std::string> frames_;
+};
+
+// HTTP with a token verifier binds a session to the subject that made it;
+// the log's session record carries that subject, so another node serves
+// the session to it only (the transport answers anyone else 404).
+TEST(ClusterAuth, ANodeAdoptsASessionOnlyForTheSubjectThatMadeIt) {
+  auto opts = [](const char* id) {
+    auto o = all_on();
+    o.cluster.url = "memory://nodes-test-owner";
+    o.cluster.node_id = id;
+    o.cluster.secret = "test secret";
+    return o;
+  };
+  server n1(opts("n1")), n2(opts("n2"));
+  auto alice = std::make_shared<const auth::identity>(auth::identity{"alice", "app", {}, json::object(), {}});
+  auth::identity bob{"bob", "app", {}, json::object(), {}};
+  auto out = std::make_shared<recording_outbound>();
+  auto conn = n1.connect(out, "session-owned");
+  auto init = jsonrpc::parse(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":)"
+                             R"("2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})",
+                             {});
+  conn->receive(std::get<jsonrpc::message>(std::move(init)), alice);
+  // The answer goes out once the session's record is read back from the log.
+  ASSERT_TRUE(becomes([&] { return out->answered("1"); }));
+  ASSERT_TRUE(becomes([&] { return n2.adopt(std::make_shared<recording_outbound>(), "session-owned", alice.get()) != nullptr; }));
+  EXPECT_EQ(n2.adopt(std::make_shared<recording_outbound>(), "session-owned", &bob), nullptr);
+  conn->close();
+}
+
+} // namespace
+} // namespace cafmcp::test

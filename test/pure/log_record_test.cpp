@@ -112,6 +112,12 @@ TEST(LogRecord, ASessionsRecordAndItsEndComeBack) {
   EXPECT_EQ(back->session->record->client_capabilities, (json{{"sampling", json::object()}}));
   EXPECT_EQ(back->session->record->log_level, 2);
   EXPECT_EQ(back->session->record->subscriptions, (std::vector<std::string>{"file:///a", "file:///{name}"}));
+  EXPECT_EQ(back->session->record->owner, ""); // no verified subject made it
+
+  r.session->record->owner = "alice"; // a session an authenticated caller made
+  back = decode(encode(r));
+  ASSERT_TRUE(back && back->session && back->session->record);
+  EXPECT_EQ(back->session->record->owner, "alice");
 
   r.session->record.reset(); // the session ended
   back = decode(encode(r));
