@@ -78,7 +78,8 @@ TEST_F(JwtVerifier, AnUnknownKidRefetchesTheKeysOnceAndFollowsARotation) {
   auto v = make(std::chrono::seconds(0));
   ASSERT_EQ(v->verify(rsa.jwt(claims())).kind, verdict::valid);
   auto rotated = test_key::rsa("k9");
-  served = test::jwks({&rotated}); // k1 retired, k9 new
+  // k1 retired, k9 new (through the server's own lock: its thread reads it)
+  as.set([keys = test::jwks({&rotated})](const local_as::asked&) { return std::pair{200, keys.dump()}; });
   auto r = v->verify(rotated.jwt(claims()));
   ASSERT_EQ(r.kind, verdict::valid) << r.reason;
   EXPECT_EQ(as.count("/jwks"), 2);
