@@ -11,6 +11,7 @@
 // its token endpoint with the `resource` parameter (RFC 8707); a 403 asks
 // again with the scopes the server named (step-up).
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +49,11 @@ public:
 struct oauth_client_options {
   std::string client_id;
   std::string client_secret; // sent as client_secret_basic
+  /// Instead of a secret: a PEM private key the client proves itself with
+  /// (private_key_jwt, RFC 7523), and its algorithm (ES256, ES384, RS256,
+  /// EdDSA).
+  std::string private_key_pem;
+  std::string signing_algorithm = "ES256";
   /// Scopes to ask for when the challenge names none (space-separated).
   std::string scope;
   /// PEM CAs to trust for the authorization server's and the metadata's
@@ -59,6 +65,35 @@ struct oauth_client_options {
 /// The client credentials grant (RFC 6749 4.4) with discovery from the
 /// server's challenge. Tokens are kept until they expire (or are refused).
 std::shared_ptr<bearer_token_source> oauth_client_credentials(oauth_client_options o);
+
+struct oauth_authorization_code_options {
+  /// A pre-registered client (with its secret when confidential). Empty:
+  /// the Client ID Metadata Document below when the authorization server
+  /// supports those, else dynamic client registration (RFC 7591).
+  std::string client_id;
+  std::string client_secret;
+  /// An https URL serving this client's metadata document (SEP-991).
+  std::string client_metadata_url;
+  std::string client_name = "cafmcp client";
+  /// Where the authorization server sends the user's browser back.
+  std::string redirect_uri = "http://127.0.0.1:8765/callback";
+  /// Asked for when neither the challenge nor the resource's metadata
+  /// names scopes (space-separated; empty: no scope parameter).
+  std::string scope;
+  /// Shows the user `authorization_url` (opens a browser) and returns the
+  /// URL the authorization server redirected back to, carrying `code` and
+  /// `state`. Throw to give up. Runs on the transport's renewal thread.
+  std::function<std::string(const std::string& authorization_url)> authorize;
+  std::optional<std::string> ca_file;
+  std::chrono::milliseconds timeout{10000};
+};
+
+/// The authorization code grant with PKCE (S256) for interactive apps:
+/// discovery from the challenge (RFC 9728, RFC 8414 / OpenID, and the
+/// 2025-03-26 fallbacks to the server's own origin), registration
+/// (pre-registered, metadata document, or dynamic), the `resource`
+/// parameter, refresh tokens, and step-up on insufficient_scope.
+std::shared_ptr<bearer_token_source> oauth_authorization_code(oauth_authorization_code_options o);
 
 /// One fixed token (a token obtained elsewhere): renew() gives up.
 std::shared_ptr<bearer_token_source> static_bearer_token(std::string token);

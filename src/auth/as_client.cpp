@@ -18,7 +18,7 @@ std::optional<json> as_client::exchange(const std::string& url, const fetch::htt
     why = url + ": no answer" + (reply.failure.empty() ? std::string() : " (" + reply.failure + ")");
     return std::nullopt;
   }
-  if (reply.status != 200) {
+  if (reply.status != 200 && !(reply.status == 201 && what.method == "POST")) {
     why = url + " answered HTTP " + std::to_string(reply.status);
     return std::nullopt;
   }
@@ -46,6 +46,16 @@ std::optional<json> as_client::post_form(const std::string& url, const std::stri
   what.headers["Accept"] = "application/json";
   what.content_type = "application/x-www-form-urlencoded";
   what.body = form;
+  what.max_body = 1024 * 1024;
+  return exchange(url, what, why);
+}
+
+std::optional<json> as_client::post_json(const std::string& url, const json& doc, std::string& why) const {
+  fetch::http_exchange what;
+  what.method = "POST";
+  what.headers["Accept"] = "application/json";
+  what.content_type = "application/json";
+  what.body = doc.dump();
   what.max_body = 1024 * 1024;
   return exchange(url, what, why);
 }

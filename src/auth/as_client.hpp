@@ -20,12 +20,17 @@ public:
   /// POST a form; the answer as `get_json` gives it.
   std::optional<json> post_form(const std::string& url, const std::string& form,
                                 const std::map<std::string, std::string>& headers, std::string& why) const;
+  /// POST a JSON document (dynamic client registration: 201 or 200).
+  std::optional<json> post_json(const std::string& url, const json& doc, std::string& why) const;
 
 private:
   std::optional<json> exchange(const std::string& url, const fetch::http_exchange& what, std::string& why) const;
   fetch_options how_;
   std::shared_ptr<fetch::tls_client> tls_;
 };
+
+/// The fields of an authorization server's metadata document.
+authorization_server_metadata metadata_from(json doc);
 
 /// application/x-www-form-urlencoded value.
 std::string form_encode(std::string_view v);

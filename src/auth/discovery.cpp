@@ -29,6 +29,26 @@ std::vector<std::string> candidates(const std::string& issuer) {
 
 } // namespace
 
+namespace detail {
+
+authorization_server_metadata metadata_from(json doc) {
+  authorization_server_metadata md;
+  md.issuer = text(doc, "issuer");
+  md.jwks_uri = text(doc, "jwks_uri");
+  md.introspection_endpoint = text(doc, "introspection_endpoint");
+  md.token_endpoint = text(doc, "token_endpoint");
+  md.authorization_endpoint = text(doc, "authorization_endpoint");
+  md.registration_endpoint = text(doc, "registration_endpoint");
+  if (auto s = doc.find("scopes_supported"); s != doc.end() && s->is_array())
+    for (auto& v : *s)
+      if (v.is_string())
+        md.scopes_supported.push_back(v.get<std::string>());
+  md.document = std::move(doc);
+  return md;
+}
+
+} // namespace detail
+
 authorization_server_metadata discover_authorization_server(const std::string& issuer, const fetch_options& how) {
   detail::as_client as(how);
   std::string why, all;
@@ -38,21 +58,10 @@ authorization_server_metadata discover_authorization_server(const std::string& i
       all += (all.empty() ? "" : "; ") + why;
       continue;
     }
-    authorization_server_metadata md;
-    md.issuer = text(*doc, "issuer");
+    auto md = detail::metadata_from(std::move(*doc));
     if (md.issuer != issuer) // RFC 8414 section 3.3: a mismatch must not be used
       throw std::runtime_error("authorization server metadata at " + url + " names issuer '" + md.issuer
                                + "', not '" + issuer + "'");
-    md.jwks_uri = text(*doc, "jwks_uri");
-    md.introspection_endpoint = text(*doc, "introspection_endpoint");
-    md.token_endpoint = text(*doc, "token_endpoint");
-    md.authorization_endpoint = text(*doc, "authorization_endpoint");
-    md.registration_endpoint = text(*doc, "registration_endpoint");
-    if (auto s = doc->find("scopes_supported"); s != doc->end() && s->is_array())
-      for (auto& v : *s)
-        if (v.is_string())
-          md.scopes_supported.push_back(v.get<std::string>());
-    md.document = std::move(*doc);
     return md;
   }
   throw std::runtime_error("no authorization server metadata for " + issuer + ": " + all);

@@ -7,7 +7,10 @@
 #include <openssl/ecdsa.h>
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
+#include <openssl/pem.h>
 #include <openssl/rsa.h>
+
+#include <stdexcept>
 
 #include "foundation/base64.hpp"
 
@@ -206,6 +209,48 @@ std::optional<compact_jws> parse_compact_jws(std::string_view token, std::string
   out.signing_input = std::string(token.substr(0, second));
   out.signature = std::move(*signature);
   return out;
+}
+
+std::string sign_compact_jws(const std::string& private_key_pem, const std::string& alg, const json& claims) {
+  BIO* bio = BIO_new_mem_buf(private_key_pem.data(), static_cast<int>(private_key_pem.size()));
+  pkey_ptr key(bio ? PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr) : nullptr);
+  BIO_free(bio);
+  if (!key)
+    throw std::runtime_error("the private key is not a PEM key OpenSSL reads");
+  bool ec = alg == "ES256" || alg == "ES384", eddsa = alg == "EdDSA";
+  if (!ec && !eddsa && alg != "RS256")
+    throw std::runtime_error("cannot sign with alg '" + alg + "'");
+  auto b64 = [](std::string_view s) { return cafmcp::detail::base64_encode(s, base64_alphabet::url); };
+  auto input = b64(json{{"alg", alg}, {"typ", "JWT"}}.dump()) + "." + b64(claims.dump());
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  std::size_t len = 0;
+  std::string sig;
+  bool ok = ctx && EVP_DigestSignInit(ctx, nullptr, eddsa ? nullptr : digest_of(alg), nullptr, key.get()) == 1
+            && EVP_DigestSign(ctx, nullptr, &len, reinterpret_cast<const unsigned char*>(input.data()), input.size())
+                 == 1;
+  if (ok) {
+    sig.resize(len);
+    ok = EVP_DigestSign(ctx, reinterpret_cast<unsigned char*>(sig.data()), &len,
+                        reinterpret_cast<const unsigned char*>(input.data()), input.size())
+         == 1;
+    sig.resize(len);
+  }
+  EVP_MD_CTX_free(ctx);
+  if (!ok)
+    throw std::runtime_error("signing with alg '" + alg + "' failed (does the key fit it?)");
+  if (ec) { // DER -> r || s, fixed width
+    std::size_t width = alg == "ES256" ? 32 : 48;
+    auto* p = reinterpret_cast<const unsigned char*>(sig.data());
+    ECDSA_SIG* es = d2i_ECDSA_SIG(nullptr, &p, static_cast<long>(sig.size()));
+    if (!es)
+      throw std::runtime_error("ECDSA signature OpenSSL made is not DER");
+    std::string raw(2 * width, '\0');
+    BN_bn2binpad(ECDSA_SIG_get0_r(es), reinterpret_cast<unsigned char*>(raw.data()), static_cast<int>(width));
+    BN_bn2binpad(ECDSA_SIG_get0_s(es), reinterpret_cast<unsigned char*>(raw.data()) + width, static_cast<int>(width));
+    ECDSA_SIG_free(es);
+    sig = std::move(raw);
+  }
+  return input + "." + b64(sig);
 }
 
 bool key_fits(const public_key& k, std::string_view alg) {

@@ -49,6 +49,11 @@ std::optional<compact_jws> parse_compact_jws(std::string_view token, std::string
 /// HMAC secret, an EC key offered for RS256).
 bool key_fits(const public_key& k, std::string_view alg);
 
+/// A compact JWS of `claims` signed with the PEM private key (a client's
+/// assertion, RFC 7523): ES256, ES384, RS256 or EdDSA. Throws
+/// std::runtime_error for a key or algorithm it cannot sign with.
+std::string sign_compact_jws(const std::string& private_key_pem, const std::string& alg, const json& claims);
+
 /// The signature check proper (key_fits first).
 bool verify_signature(const public_key& k, std::string_view alg, std::string_view signing_input,
                       std::string_view signature);

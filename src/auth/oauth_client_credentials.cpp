@@ -4,14 +4,18 @@
 // renewal that finds a fresher token than the refused one (another
 // request's renewal got it) asks for nothing.
 #include <mutex>
-#include <set>
-#include <sstream>
 #include <stdexcept>
 
 #include "cafmcp/auth_verifiers.hpp"
 #include "cafmcp/client_auth.hpp"
 
 #include "auth/as_client.hpp"
+#include "auth/resource_discovery.hpp"
+#include <openssl/rand.h>
+
+#include "auth/held_token.hpp"
+#include "auth/jose.hpp"
+#include "auth/token_request.hpp"
 #include "foundation/base64.hpp"
 
 namespace cafmcp {
@@ -19,135 +23,64 @@ namespace {
 
 using auth::detail::as_client;
 using auth::detail::form_encode;
-
-std::string origin_of(const std::string& url) {
-  auto scheme = url.find("://");
-  auto path = scheme == std::string::npos ? std::string::npos : url.find('/', scheme + 3);
-  return path == std::string::npos ? url : url.substr(0, path);
-}
-
-std::string path_of(const std::string& url) {
-  auto origin = origin_of(url);
-  auto path = url.substr(origin.size());
-  if (auto q = path.find_first_of("?#"); q != std::string::npos)
-    path.resize(q);
-  while (!path.empty() && path.back() == '/')
-    path.pop_back();
-  return path;
-}
-
-std::string text(const json& doc, const char* name) {
-  auto it = doc.find(name);
-  return it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-// Space-separated scope lists, merged without repeats (step-up keeps what
-// was granted and adds what the server asked for).
-std::string merged(const std::string& a, const std::string& b) {
-  std::set<std::string> seen;
-  std::string out;
-  for (auto* list : {&a, &b}) {
-    std::istringstream words(*list);
-    for (std::string w; words >> w;)
-      if (seen.insert(w).second)
-        out += (out.empty() ? "" : " ") + w;
-  }
-  return out;
-}
+using auth::detail::merged_scopes;
 
 class client_credentials final : public bearer_token_source {
 public:
   explicit client_credentials(oauth_client_options o)
     : o_(std::move(o)), http_(auth::fetch_options{o_.ca_file, o_.timeout}) {}
 
-  std::optional<std::string> current() override {
-    std::lock_guard lock(mtx_);
-    if (token_.empty() || std::chrono::steady_clock::now() >= expires_)
-      return std::nullopt;
-    return token_;
-  }
+  std::optional<std::string> current() override { return held_.current(); }
 
   bool renew(const auth_challenge& why) override {
     std::lock_guard renewing(renew_mtx_);
-    {
-      std::lock_guard lock(mtx_);
-      if (!token_.empty() && token_ != why.refused_token && std::chrono::steady_clock::now() < expires_
-          && why.error != "insufficient_scope")
-        return true;
-    }
+    if (held_.fresher_than(why.refused_token) && why.error != "insufficient_scope")
+      return true;
     if (token_endpoint_.empty())
       discover(why);
-    std::string scope = why.error == "insufficient_scope" ? merged(granted(), why.scope)
+    std::string scope = why.error == "insufficient_scope" ? merged_scopes(held_.granted(), why.scope)
                         : !why.scope.empty()              ? why.scope
                                                           : o_.scope;
-    std::string form = "grant_type=client_credentials&resource=" + form_encode(resource_);
+    std::string form = "grant_type=client_credentials";
+    if (!resource_.empty())
+      form += "&resource=" + form_encode(resource_);
     if (!scope.empty())
       form += "&scope=" + form_encode(scope);
-    auto basic = "Basic " + cafmcp::detail::base64_encode(form_encode(o_.client_id) + ":"
-                                                          + form_encode(o_.client_secret));
-    std::string failure;
-    auto answer = http_.post_form(token_endpoint_, form, {{"Authorization", basic}}, failure);
-    if (!answer)
-      throw std::runtime_error("token request failed: " + failure);
-    auto token = text(*answer, "access_token");
-    if (token.empty())
-      throw std::runtime_error("token endpoint answered no access_token");
-    auto lifetime = answer->contains("expires_in") && (*answer)["expires_in"].is_number()
-                      ? std::chrono::seconds((*answer)["expires_in"].get<long long>())
-                      : std::chrono::seconds(3600);
-    std::lock_guard lock(mtx_);
-    token_ = token;
-    granted_ = answer->contains("scope") ? text(*answer, "scope") : scope;
-    // Renewed a little before it runs out rather than refused mid-request.
-    expires_ = std::chrono::steady_clock::now() + lifetime - std::min(lifetime / 10, std::chrono::seconds(30));
+    auth::detail::client_identity me{o_.client_id, o_.client_secret, {}, {}};
+    if (!o_.private_key_pem.empty())
+      me = {o_.client_id, {}, "private_key_jwt", assertion()};
+    held_.keep(auth::detail::request_token(http_, token_endpoint_, form, me, scope));
     return true;
   }
 
 private:
-  std::string granted() {
-    std::lock_guard lock(mtx_);
-    return granted_;
+  // RFC 7523 3: issued by and about the client, for the authorization
+  // server, short-lived and used once.
+  std::string assertion() const {
+    auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+                 .count();
+    unsigned char id[16];
+    RAND_bytes(id, sizeof id);
+    json claims{{"iss", o_.client_id}, {"sub", o_.client_id}, {"aud", issuer_}, {"iat", now}, {"exp", now + 300},
+                {"jti", cafmcp::detail::base64_encode(std::string(reinterpret_cast<char*>(id), sizeof id),
+                                                      cafmcp::detail::base64_alphabet::url)}};
+    return auth::detail::sign_compact_jws(o_.private_key_pem, o_.signing_algorithm, claims);
   }
 
-  // RFC 9728: the challenge's resource_metadata, else the well-known URL
-  // for the endpoint's path, else the origin's. Then RFC 8414 for the
-  // first authorization server it names.
   void discover(const auth_challenge& why) {
-    std::vector<std::string> tries;
-    if (!why.resource_metadata.empty())
-      tries.push_back(why.resource_metadata);
-    auto origin = origin_of(why.server_url), path = path_of(why.server_url);
-    if (!path.empty())
-      tries.push_back(origin + "/.well-known/oauth-protected-resource" + path);
-    tries.push_back(origin + "/.well-known/oauth-protected-resource");
-    std::optional<json> prm;
-    std::string failure;
-    for (auto& url : tries)
-      if ((prm = http_.get_json(url, failure)))
-        break;
-    if (!prm)
-      throw std::runtime_error("no protected resource metadata: " + failure);
-    resource_ = text(*prm, "resource");
-    if (resource_.empty() || origin_of(resource_) != origin)
-      throw std::runtime_error("protected resource metadata names resource '" + resource_ + "', not one of "
-                               + origin);
-    auto servers = prm->find("authorization_servers");
-    if (servers == prm->end() || !servers->is_array() || servers->empty() || !(*servers)[0].is_string())
-      throw std::runtime_error("protected resource metadata names no authorization server");
-    auto md = auth::discover_authorization_server((*servers)[0].get<std::string>(),
-                                                  auth::fetch_options{o_.ca_file, o_.timeout});
-    if (md.token_endpoint.empty())
-      throw std::runtime_error("authorization server " + md.issuer + " names no token_endpoint");
-    token_endpoint_ = md.token_endpoint;
+    auto d = auth::detail::discover_resource(why, http_, auth::fetch_options{o_.ca_file, o_.timeout});
+    if (d.as.token_endpoint.empty())
+      throw std::runtime_error("authorization server " + d.as.issuer + " names no token_endpoint");
+    resource_ = d.resource;
+    token_endpoint_ = d.as.token_endpoint;
+    issuer_ = d.as.issuer;
   }
 
   oauth_client_options o_;
   as_client http_;
   std::mutex renew_mtx_; // one renewal at a time; discovery state below is its
-  std::string resource_, token_endpoint_;
-  std::mutex mtx_;
-  std::string token_, granted_;
-  std::chrono::steady_clock::time_point expires_;
+  std::string resource_, token_endpoint_, issuer_;
+  auth::detail::held_token held_;
 };
 
 class fixed_token final : public bearer_token_source {

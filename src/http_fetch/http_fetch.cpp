@@ -124,6 +124,8 @@ http_reply exchange_over(Stream& stream, net::io_context& ioc, const http_url& u
           out.content_type = std::string(it->value());
         if (auto it = res.find(http::field::www_authenticate); it != res.end())
           out.www_authenticate = std::string(it->value());
+        if (auto it = res.find(http::field::location); it != res.end())
+          out.location = std::string(it->value());
       });
     });
   };

@@ -32,6 +32,7 @@ struct http_reply {
   std::string body;
   std::string content_type;     // the raw header, empty when absent
   std::string www_authenticate; // the raw header, empty when absent
+  std::string location;         // the raw header, empty when absent (redirects are not followed)
   std::string retry_after; // the raw header, empty when absent
   std::string failure;     // with status 0, when known: why (a TLS verification error)
 };
