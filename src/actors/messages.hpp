@@ -209,7 +209,8 @@ using notifier_actor = caf::typed_actor<
 using server_actor =
   caf::typed_actor<caf::replies_to<init_atom, std::string>::with<json>, // initialize result
                    caf::reacts_to<rpc_atom, call>,                      // answered by reply_atom
-                   caf::replies_to<sub_atom, session_actor, std::string>::with<protocol::outcome>,
+                   caf::replies_to<sub_atom, session_actor, std::string, caller_ptr> // uri, who asks
+                   ::with<protocol::outcome>,
                    caf::reacts_to<mutate_atom, mutation>,
                    caf::reacts_to<updated_atom, std::string, trace_context>, // resource_updated(uri)
                    caf::reacts_to<logged_atom, logged_change>,               // from the cluster's log

@@ -44,11 +44,13 @@ server_actor::behavior_type server_behavior(server_actor::pointer self, std::sha
       }
       taken->store(true);
     },
-    [self, rt](sub_atom, session_actor& s, std::string& uri) -> caf::result<protocol::outcome> {
+    [self, rt](sub_atom, session_actor& s, std::string& uri, caller_ptr& who) -> caf::result<protocol::outcome> {
       const auto& reg = *rt->registry;
       bool is_template = reg.templates.count(uri) > 0;
       if (!is_template && !reg.knows_uri(uri))
         return protocol::outcome{protocol::resource_not_found(uri)};
+      if (auto no = protocol::subscription_refusal(reg, uri, who.get()))
+        return protocol::outcome{*no};
       return self->delegate(rt->notifier(), sub_atom::value, s, std::move(uri), is_template);
     },
     [self, rt](mutate_atom, mutation& m) {

@@ -323,7 +323,7 @@ void subscribe(self_ptr self, const jsonrpc::request& req, bool on) {
                 error_of(jsonrpc::code::invalid_params,
                          "Resource " + *uri + " is not subscribable on this server", json{{"uri", *uri}}));
   owe(self);
-  self->request(current_server(self), ask_timeout, sub_atom::value, handle_of(self), *uri)
+  self->request(current_server(self), ask_timeout, sub_atom::value, handle_of(self), *uri, self->state.caller)
     .then(settles<protocol::outcome>(self, reply), settles<caf::error>(self, broken));
 }
 

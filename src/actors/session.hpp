@@ -81,9 +81,14 @@ struct session_state {
   // pipelining client): activate as soon as it is.
   bool initialized_early = false;
   bool init_answered = false;
-  // Stateless (2026-07-28) requests in flight: key -> method, so their
-  // answers take that revision's shape.
-  std::unordered_map<std::string, std::string> stateless;
+  // Stateless (2026-07-28) requests in flight, by key, so that their
+  // answers take that revision's shape; one a verified caller made is
+  // never cached publicly (its scopes shaped it).
+  struct stateless_request {
+    std::string method;
+    bool per_caller = false;
+  };
+  std::unordered_map<std::string, stateless_request> stateless;
   // Open subscriptions/listen streams, by the listen request's key.
   std::unordered_set<std::string> listens;
   // Clustered: the resources/subscribe URIs this session holds, for the

@@ -17,7 +17,7 @@ protocol::outcome finish_stateless(self_ptr self, const std::string& key, protoc
   if (it == st.stateless.end())
     return out;
   if (auto* result = std::get_if<json>(&out))
-    protocol::finish_stateless_result(it->second, *result, *st.rt->options);
+    protocol::finish_stateless_result(it->second.method, *result, *st.rt->options, it->second.per_caller);
   else
     out = protocol::stateless_error(std::get<jsonrpc::error>(std::move(out)));
   st.stateless.erase(it);
@@ -59,7 +59,7 @@ void listen(self_ptr self, const jsonrpc::request& req, const std::string& key) 
 // 2026-07-28: no session state; the client's facts come from `_meta`.
 void serve_stateless(self_ptr self, jsonrpc::request& req, const std::string& key) {
   auto& st = self->state;
-  st.stateless[key] = req.method;
+  st.stateless[key] = {req.method, st.caller != nullptr};
   const json params = req.params.value_or(json::object());
   auto meta = protocol::read_request_meta(params);
   if (auto* err = std::get_if<jsonrpc::error>(&meta))

@@ -146,11 +146,12 @@ private:
                  o_.client_secret.empty()              ? "none"
                  : supports("client_secret_basic")     ? "client_secret_basic"
                  : supports("client_secret_post")      ? "client_secret_post"
-                                                       : "client_secret_basic"};
+                                                       : "client_secret_basic",
+                 {}};
       return;
     }
     if (!o_.client_metadata_url.empty() && md.value("client_id_metadata_document_supported", false)) {
-      client_ = {o_.client_metadata_url, {}, "none"};
+      client_ = {o_.client_metadata_url, {}, "none", {}};
       return;
     }
     if (d_.as.registration_endpoint.empty())

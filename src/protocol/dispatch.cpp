@@ -222,6 +222,22 @@ dispatch_result complete(const registry& reg, const server_options& opts, const 
 
 } // namespace
 
+std::optional<jsonrpc::error> subscription_refusal(const registry& reg, const std::string& uri,
+                                                   const auth::identity* caller) {
+  if (!caller)
+    return std::nullopt;
+  const std::vector<std::string>* scopes = nullptr;
+  if (auto r = reg.resources.find(uri); r != reg.resources.end())
+    scopes = &r->second.scopes;
+  else if (auto t = reg.templates.find(uri); t != reg.templates.end())
+    scopes = &t->second.spec.scopes;
+  else if (auto* m = reg.match_template(uri))
+    scopes = &m->spec.scopes;
+  if (!scopes || allowed(caller, *scopes))
+    return std::nullopt;
+  return insufficient_scope("resource " + uri, *scopes);
+}
+
 jsonrpc::error resource_not_found(const std::string& uri) {
   return {jsonrpc::code::resource_not_found, "Resource not found: " + uri, json{{"uri", uri}}};
 }

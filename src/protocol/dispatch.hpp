@@ -41,4 +41,10 @@ dispatch_result dispatch(const registry& reg, const server_options& opts, std::s
 
 jsonrpc::error resource_not_found(const std::string& uri);
 
+/// Subscribing to `uri` (a resource, a URI a template matches, or the
+/// template's text) needs the scopes reading it needs: insufficient_scope
+/// otherwise. Nothing for a caller allowed (or none: no verifier).
+std::optional<jsonrpc::error> subscription_refusal(const registry& reg, const std::string& uri,
+                                                   const auth::identity* caller);
+
 } // namespace cafmcp::protocol

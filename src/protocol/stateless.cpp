@@ -84,7 +84,8 @@ json discover_result(const server_options& opts, const registry& reg) {
   return result;
 }
 
-void finish_stateless_result(std::string_view method, json& result, const server_options& opts) {
+void finish_stateless_result(std::string_view method, json& result, const server_options& opts,
+                             bool per_caller) {
   if (!result.is_object())
     return;
   if (!result.contains("resultType"))
@@ -101,7 +102,7 @@ void finish_stateless_result(std::string_view method, json& result, const server
   if (!result.contains("ttlMs"))
     result["ttlMs"] = hint->ttl.count();
   if (!result.contains("cacheScope"))
-    result["cacheScope"] = hint->shared ? "public" : "private";
+    result["cacheScope"] = hint->shared && !per_caller ? "public" : "private";
 }
 
 jsonrpc::error stateless_error(jsonrpc::error err) {

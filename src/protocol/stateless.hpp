@@ -53,7 +53,10 @@ json discover_result(const server_options& opts, const registry& reg);
 /// A result as the stateless wire wants it: `resultType` ("complete" unless
 /// the handler asked for input) and, on list/read/discover results, the
 /// caching hints `ttlMs` and `cacheScope` from the options.
-void finish_stateless_result(std::string_view method, json& result, const server_options& opts);
+/// `per_caller`: the request came from a verified caller, whose scopes
+/// shaped the result: it is never cacheScope "public".
+void finish_stateless_result(std::string_view method, json& result, const server_options& opts,
+                             bool per_caller = false);
 
 /// Errors whose code changed in 2026-07-28 (resource not found: -32602).
 jsonrpc::error stateless_error(jsonrpc::error err);

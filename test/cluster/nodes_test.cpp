@@ -306,9 +306,11 @@ public:
   }
   void close() override {}
   bool answered(const std::string& id_text) {
+    std::string needle = "\"id\":";
+    needle += id_text;
     std::lock_guard lock(mtx_);
     for (auto& f : frames_)
-      if (f.find("\"id\":" + id_text) != std::string::npos)
+      if (f.find(needle) != std::string::npos)
         return true;
     return false;
   }

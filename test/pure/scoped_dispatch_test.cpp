@@ -3,6 +3,7 @@
 
 #include "protocol/dispatch.hpp"
 #include "protocol/mutation.hpp"
+#include "protocol/stateless.hpp"
 
 namespace cafmcp::protocol {
 namespace {
@@ -14,27 +15,34 @@ struct ScopedDispatch : ::testing::Test {
   auth::identity admin{"root", "app", {"mcp:read", "mcp:admin"}, json::object(), std::nullopt};
 
   void SetUp() override {
-    tool open{"echo"};
+    tool open;
+    open.name = "echo";
     open.handler = [](const json&, request_context&) { return tool_result::text("hi"); };
-    tool guarded{"wipe"};
+    tool guarded;
+    guarded.name = "wipe";
     guarded.handler = open.handler;
     guarded.scopes = {"mcp:admin"};
     add_tool(reg, open);
     add_tool(reg, guarded);
-    resource pub{"test://public", "public"};
+    resource pub;
+    pub.uri = pub.name = "test://public";
     pub.contents = {resource_contents::make_text("test://public", "p")};
-    resource secret{"test://secret", "secret"};
+    resource secret;
+    secret.uri = secret.name = "test://secret";
     secret.contents = {resource_contents::make_text("test://secret", "s")};
     secret.scopes = {"mcp:admin"};
     add_resource(reg, pub);
     add_resource(reg, secret);
-    resource_template files{"file:///{name}", "files"};
+    resource_template files;
+    files.uri_template = "file:///{name}";
+    files.name = "files";
     files.reader = [](const std::string& uri, request_context&) {
       return std::vector<resource_contents>{resource_contents::make_text(uri, "f")};
     };
     files.scopes = {"files:read"};
     add_template(reg, files);
-    prompt p{"audit"};
+    prompt p;
+    p.name = "audit";
     p.handler = [](const std::map<std::string, std::string>&, request_context&) { return prompt_result{}; };
     p.scopes = {"mcp:admin"};
     add_prompt(reg, p);
@@ -93,6 +101,27 @@ TEST_F(ScopedDispatch, UsingWhatTheScopesDoNotAllowIsRefusedNamingTheScope) {
   EXPECT_FALSE(refusal("tools/call", {{"name", "echo"}}, &reader));
   EXPECT_FALSE(refusal("resources/read", {{"uri", "test://secret"}}, &admin));
   EXPECT_FALSE(refusal("tools/call", {{"name", "wipe"}}, nullptr));
+}
+
+TEST_F(ScopedDispatch, SubscribingNeedsTheScopesReadingNeeds) {
+  EXPECT_FALSE(subscription_refusal(reg, "test://public", &reader));
+  EXPECT_EQ(subscription_refusal(reg, "test://secret", &reader)->code, jsonrpc::code::insufficient_scope);
+  EXPECT_FALSE(subscription_refusal(reg, "test://secret", &admin));
+  auto by_template = subscription_refusal(reg, "file:///notes", &admin); // files:read, which admin lacks
+  ASSERT_TRUE(by_template);
+  EXPECT_EQ((*by_template->data)["requiredScopes"], json::array({"files:read"}));
+  EXPECT_TRUE(subscription_refusal(reg, "file:///{name}", &admin)); // the template's own text
+  EXPECT_FALSE(subscription_refusal(reg, "test://secret", nullptr)); // no verifier
+}
+
+TEST(StatelessAuth, AResultAVerifiedCallerShapedIsNeverCachedPublicly) {
+  server_options opts;
+  opts.list_cache = {std::chrono::seconds(5), true};
+  json anyone = {{"tools", json::array()}}, someone = anyone;
+  finish_stateless_result("tools/list", anyone, opts);
+  finish_stateless_result("tools/list", someone, opts, true);
+  EXPECT_EQ(anyone["cacheScope"], "public");
+  EXPECT_EQ(someone["cacheScope"], "private");
 }
 
 } // namespace
