@@ -108,6 +108,13 @@ TEST_F(OAuthHttp, TheMetadataIsPublicAndEverythingElseWantsAToken) {
   raw_http get(port);
   get.send("GET", "", {{"Mcp-Session-Id", "whatever"}});
   EXPECT_EQ(get.read_reply().status, 401);
+  // Not even an existing session can be ended without a token.
+  auto s = session_of(token("alice"));
+  raw_http del(port);
+  del.send("DELETE", "", {{"Mcp-Session-Id", s.id}});
+  auto refused = del.read_reply();
+  EXPECT_EQ(refused.status, 401);
+  EXPECT_EQ(call(s, token("alice"), 2, "ping")["result"], json::object());
 }
 
 TEST_F(OAuthHttp, EveryBadTokenGets401InvalidTokenSayingWhy) {
