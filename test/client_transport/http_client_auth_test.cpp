@@ -50,15 +50,22 @@ std::unique_ptr<http_server_process> guarded_server() {
   return s;
 }
 
+// A transport to `server` taking its tokens from `tokens`, started.
+std::unique_ptr<http_client_transport> started(const http_server_process& server,
+                                               std::shared_ptr<bearer_token_source> tokens, recorder& r) {
+  http_client_options o;
+  o.url = server.url();
+  o.auth = std::move(tokens);
+  auto t = make_http_client_transport(o);
+  t->start(r.handlers());
+  return t;
+}
+
 TEST(HttpClientTransportAuth, ARefusedTokenIsRenewedOnceAndTheRequestSentAgain) {
   auto server = guarded_server();
   auto tokens = std::make_shared<scripted_tokens>("stale", "s3cret");
-  http_client_options o;
-  o.url = server->url();
-  o.auth = tokens;
-  auto t = make_http_client_transport(o);
   recorder r;
-  t->start(r.handlers());
+  auto t = started(*server, tokens, r);
   handshake(*t, r); // initialize: 401, renewal, 200
   {
     std::lock_guard lock(tokens->mtx_);
@@ -80,12 +87,8 @@ TEST(HttpClientTransportAuth, ARefusedTokenIsRenewedOnceAndTheRequestSentAgain) 
 TEST(HttpClientTransportAuth, ATokenThatCannotBeRenewedFailsTheRequestSayingWhy) {
   auto server = guarded_server();
   auto tokens = std::make_shared<scripted_tokens>("stale", std::nullopt);
-  http_client_options o;
-  o.url = server->url();
-  o.auth = tokens;
-  auto t = make_http_client_transport(o);
   recorder r;
-  t->start(r.handlers());
+  auto t = started(*server, tokens, r);
   t->send(request(1, "initialize", initialize_params()));
   auto res = r.response(1);
   ASSERT_TRUE(res);
