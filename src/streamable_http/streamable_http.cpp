@@ -128,7 +128,7 @@ struct streamable_http::impl {
   // The first loop goes first: its pending accept holds a socket bound to
   // another loop's io_context, which must outlive it.
   ~impl() {
-    if (verifications) // its threads post to the loops
+    if (verifications) // its threads post to the loops (stopped by stop() already when they ran)
       verifications->stop();
     acceptor.reset();
     for (auto& l : loops)
@@ -301,13 +301,16 @@ void streamable_http::stop() {
   // does not read loses its connection).
   d.wait_for_all([](event_loop& l) { return l.io.unwritten == 0; },
                  std::chrono::steady_clock::now() + options.shutdown_flush_timeout);
-  if (d.verifications) // nothing verified now is served
-    d.verifications->stop();
   for (auto& l : d.loops)
     l->io.ioc.stop();
   for (auto& l : d.loops)
     if (l->thread.joinable())
       l->thread.join();
+  // With no loop running: a verification still waiting holds its request's
+  // connection, which may only be let go of where no loop thread touches it.
+  // What a verification thread posts from now on is never run.
+  if (d.verifications)
+    d.verifications->stop();
   // A stopped io_context still holds its pending handlers, and they the
   // connections: a GET stream or a POST whose call was in flight stayed
   // open until the transport was destroyed. Destroying the loops now (as

@@ -40,7 +40,8 @@ public:
   /// after stop().
   bool submit(std::string token, std::function<void(auth::verdict)> done);
   /// Joins the threads; verifications still waiting are dropped (their
-  /// `done` destroyed, not run). Before the loops they post to go away.
+  /// `done` destroyed, not run, on the calling thread: call it when no
+  /// event loop runs any more, and before the loops they post to go away).
   void stop();
 
 private:
