@@ -100,7 +100,12 @@ int main(int argc, char** argv) {
     std::cout << r.to_json(target, transport).dump(2) << "\n";
   else
     std::cout << r.to_text(target, transport);
-  if (r.count(verdict::pass) == 0 && r.any_fail() && r.results().size() == 1)
-    return 2; // could not even connect
+  // Could not even connect: no session (capabilities.declared failed) and
+  // nothing else judged (the authorization probe at most skipped).
+  bool no_session = false;
+  for (auto& c : r.results())
+    no_session = no_session || (c.id == "capabilities.declared" && c.outcome == verdict::fail);
+  if (no_session && r.count(verdict::pass) == 0 && r.count(verdict::info) == 0 && r.count(verdict::fail) == 1)
+    return 2;
   return r.any_fail() ? 1 : 0;
 }

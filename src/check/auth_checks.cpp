@@ -59,7 +59,7 @@ void check_authorization(context& ctx) {
   const std::string challenge_title = "a request without a token gets 401 with a Bearer challenge naming resource_metadata";
   if (anonymous.status == 0)
     return ctx.record(challenge_id, challenge_title, spec::authorization, verdict::skip,
-                      "no answer to a plain POST: " + anonymous.failure);
+                      "no answer to a plain POST" + (anonymous.failure.empty() ? "" : ": " + anonymous.failure));
   if (anonymous.status != 401)
     return ctx.record(challenge_id, challenge_title, spec::authorization, verdict::info,
                       "HTTP " + std::to_string(anonymous.status)

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <map>
 
+#include <cstdlib>
+
 #include <gtest/gtest.h>
 
 #include "support.hpp"
@@ -60,6 +62,8 @@ verdicts everything_expected(bool http) {
                 {"streams.resumption-replays-missed", http ? "PASS" : "SKIP"},
                 {"notifications.shape", "PASS"},
                 {"cafmcp.operation-metadata", "PASS"}};
+  if (http) // served without a token: not protected, which MCP allows
+    v["auth.challenge"] = "INFO";
   return v;
 }
 
@@ -109,6 +113,23 @@ TEST(CafmcpCheck, UnreachableServerExitsTwo) {
   auto r = run_checker({"--url", "http://127.0.0.1:1/mcp"});
   EXPECT_EQ(r.exit, "exit 2");
   EXPECT_EQ(r.status["capabilities.declared"], "FAIL");
+  EXPECT_EQ(r.status["auth.challenge"], "SKIP");
+}
+
+// A server that wants a token it will not get: the authorization surface
+// is judged (a static token has no metadata to point at: FAIL), and the
+// checker, refused, cannot go on.
+TEST(CafmcpCheck, AProtectedServerIsJudgedForItsChallenge) {
+  ::setenv("CAFMCP_HTTP_TOKEN", "s3cret", 1);
+  http_server_process server({bin("everything-server"), "--http", "--port", "0"});
+  ::unsetenv("CAFMCP_HTTP_TOKEN");
+  auto refused = run_checker({"--url", server.url()});
+  EXPECT_EQ(refused.status["auth.challenge"], "FAIL") << refused.report.dump(2); // names no resource_metadata
+  EXPECT_EQ(refused.status["capabilities.declared"], "FAIL");
+  EXPECT_EQ(refused.exit, "exit 1");
+  auto with_token = run_checker({"--url", server.url(), "--bearer-token", "s3cret"});
+  EXPECT_EQ(with_token.status["capabilities.declared"], "PASS") << with_token.report.dump(2);
+  EXPECT_EQ(with_token.status["tools.list_changed.added"], "PASS");
 }
 
 // A server breaking the rules on purpose (misbehaving_server.mjs): each
@@ -208,7 +229,9 @@ TEST(CafmcpCheck2026, EverythingServerOverStdioPasses) {
 TEST(CafmcpCheck2026, EverythingServerOverHttpPasses) {
   http_server_process server({bin("everything-server"), "--http", "--port", "0"});
   auto r = run_checker({"--protocol", "2026-07-28", "--url", server.url()});
-  EXPECT_EQ(r.status, all(v2026_checks, "PASS")) << r.report.dump(2);
+  auto expected = all(v2026_checks, "PASS");
+  expected["auth.challenge"] = "INFO";
+  EXPECT_EQ(r.status, expected) << r.report.dump(2);
   EXPECT_EQ(r.exit, "exit 0");
 }
 
