@@ -2,12 +2,12 @@
 // raw request bytes: parsed with Beast's parser and its limits as a
 // connection does (http_conn::read_request), read into request_facts as the
 // router does (request_facts.hpp), then judged by two policies, one open and
-// one with a bearer token.
+// one with an extra allowed Origin.
 //
 // A refusal is one of the statuses the policy documents, with a message; a
 // request let through has the endpoint's path, an allowed Host, an allowed
-// Origin or none, the token when one is required, and one of POST, GET,
-// DELETE. A stateless POST's mirrored headers are checked without throwing,
+// Origin or none, and one of POST, GET, DELETE; the bearer token the router
+// would verify is read out of its header, never made up. A stateless POST's mirrored headers are checked without throwing,
 // and a mismatch is a 400 with HeaderMismatch.
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +17,7 @@
 #include "cafmcp/json_rpc.hpp"
 
 #include "fuzz_check.hpp"
+#include "streamable_http/auth_challenge.hpp"
 #include "streamable_http/request_facts.hpp"
 
 namespace {
@@ -31,10 +32,9 @@ const request_policy& open_policy() {
   return p;
 }
 
-const request_policy& token_policy() {
+const request_policy& origin_policy() {
   static const request_policy p = [] {
     http_options o;
-    o.bearer_token = "s3cret";
     o.allowed_origins = {"https://app.example"};
     return request_policy::from(o, port);
   }();
@@ -60,8 +60,12 @@ void judge(const request_policy& policy, const request_facts& facts) {
   FUZZ_CHECK(facts.target.substr(0, facts.target.find('?')) == policy.path);
   FUZZ_CHECK(facts.host && listed(policy.hosts, *facts.host));
   FUZZ_CHECK(!facts.origin || listed(policy.origins, *facts.origin));
-  if (policy.token)
-    FUZZ_CHECK(facts.authorization && *facts.authorization == "Bearer " + *policy.token);
+  // The bearer token (judged by the router's verifier, not the policy) is
+  // read out of the header, never made up.
+  if (auto token = bearer_token_of(facts.authorization)) {
+    FUZZ_CHECK(!token->empty() && token->front() != ' ' && token->back() != ' ');
+    FUZZ_CHECK(facts.authorization->find(*token) != std::string_view::npos);
+  }
   if (facts.method == "POST")
     FUZZ_CHECK(facts.accept && facts.content_type);
 }
@@ -85,7 +89,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto req = parser.release();
   auto facts = facts_of(req);
   judge(open_policy(), facts);
-  judge(token_policy(), facts);
+  judge(origin_policy(), facts);
 
   if (req.method() != beast::http::verb::post)
     return 0;
