@@ -33,7 +33,9 @@ struct client_event {
 using client_event_handler = std::function<void(const client_event&)>;
 
 /// Keeps an event handler registered; destroying or reset()-ing it removes
-/// the handler.
+/// the handler. Once that returns, the handler is not running and never runs
+/// again, so its captures may go: a call in progress on the client's callback
+/// thread is waited for (don't hold a lock the handler takes while doing it).
 class event_subscription {
 public:
   event_subscription() = default;

@@ -74,6 +74,10 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   std::mutex handlers_mtx;
   std::map<client_event_kind, std::map<std::uint64_t, client_event_handler>> handlers;
   std::uint64_t next_handler = 0;
+  // Held while event handlers run: removing a handler from another thread
+  // waits on it, so once event_subscription::reset() returns the handler
+  // never runs again (its captures may be gone).
+  std::mutex dispatch_mtx;
 
   // Declared last: the threads stop (in reverse order) before the state goes.
   client_core::mailbox callbacks;
@@ -93,6 +97,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   // -- events -----------------------------------------------------------------
   void emit(client_event_kind kind, std::string key, json detail = json::object()) {
     callbacks.post([self = shared_from_this(), ev = client_event{kind, std::move(key), std::move(detail)}] {
+      std::lock_guard<std::mutex> running(self->dispatch_mtx);
       std::vector<client_event_handler> hs;
       {
         std::lock_guard<std::mutex> g(self->handlers_mtx);
@@ -725,8 +730,16 @@ event_subscription client::on(client_event_kind kind, client_event_handler h) {
   }
   return event_subscription([w = std::weak_ptr<impl>(impl_), kind, id] {
     if (auto i = w.lock()) {
-      std::lock_guard<std::mutex> g(i->handlers_mtx);
-      i->handlers[kind].erase(id);
+      {
+        std::lock_guard<std::mutex> g(i->handlers_mtx);
+        i->handlers[kind].erase(id);
+      }
+      // A dispatch that copied this handler before the erase may still be
+      // calling it: wait for that one to end (not from a handler itself,
+      // which holds the lock already).
+      if (!i->callbacks.on_own_thread()) {
+        std::lock_guard<std::mutex> drained(i->dispatch_mtx);
+      }
     }
   });
 }

@@ -2,7 +2,9 @@
 // real binary over stdio and Streamable HTTP, and the same fixtures served
 // in-process. Every cache, list-changed and subscription rule of the client
 // issue, observed through the client's events.
+#include <atomic>
 #include <csignal>
+#include <future>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -700,6 +702,44 @@ TEST(ClientInProcess, TemplatesFollowResourcesListChanged) {
     else
       EXPECT_GE(c.reloads_started(), 1u);
   }
+}
+
+// Removing an event handler waits for a call of it already under way on
+// the callback thread, so what the handler captured may go as soon as
+// reset() returns. (Without the wait, a test's event log destroyed before
+// its client was written to after it died: found by the ASan lane.)
+TEST(ClientInProcess, ARemovedHandlerIsNotRunningOnceResetReturns) {
+  server srv;
+  everything::install_conformance_fixtures(srv);
+  client c(make_in_process_client_transport(srv));
+  c.connect().get();
+  std::promise<void> entered, release, resetting;
+  auto entered_f = entered.get_future(), resetting_f = resetting.get_future();
+  auto release_f = release.get_future().share();
+  std::atomic<bool> handler_done{false}, once{false};
+  auto sub = c.on(client_event_kind::tools_changed, [&](const client_event&) {
+    if (once.exchange(true))
+      return;
+    entered.set_value();
+    release_f.wait();
+    handler_done = true;
+  });
+  tool t;
+  t.name = "appears";
+  t.input_schema = {{"type", "object"}};
+  t.handler = [](const json&, request_context&) { return tool_result::text("ok"); };
+  ASSERT_TRUE(srv.add_tool(t).get());
+  ASSERT_EQ(entered_f.wait_for(10s), std::future_status::ready);
+  bool done_when_reset_returned = false;
+  std::thread remover([&] {
+    resetting.set_value();
+    sub.reset();
+    done_when_reset_returned = handler_done;
+  });
+  resetting_f.wait();
+  release.set_value();
+  remover.join();
+  EXPECT_TRUE(done_when_reset_returned);
 }
 
 // roots/list from a server's handler reaches on_roots (the client
