@@ -30,6 +30,9 @@ void install_conformance_fixtures(cafmcp::server& srv);
 /// The 2026-07-28 fixtures (input_required, listen triggers, probes).
 void install_stateless_fixtures(cafmcp::server& srv);
 void install_mutation_tools(cafmcp::server& srv);
+/// Tasks: greet, slow_compute, failing_job, protocol_error_job,
+/// confirm_delete, multi_input, test_tool_with_task.
+void install_task_fixtures(cafmcp::server& srv);
 /// With --auth-issuer: `whoami` (the verified caller) and `admin_report`
 /// (scope mcp:admin).
 void install_auth_fixtures(cafmcp::server& srv);

@@ -128,6 +128,7 @@ int server_main(int argc, char** argv, const server_hooks& hooks) {
     auto& srv = *made;
     install_conformance_fixtures(srv);
     install_stateless_fixtures(srv);
+    install_task_fixtures(srv);
     install_mutation_tools(srv);
     install_diagnostics(srv);
     if (flags.auth_requested())

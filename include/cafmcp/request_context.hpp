@@ -84,6 +84,18 @@ public:
   json request(std::string method, json params,
                std::optional<std::chrono::milliseconds> timeout = std::nullopt);
 
+  /// Tasks (a tool with handler_starts_task): makes this call a task now.
+  /// The request is answered with the task (CreateTaskResult) at once; the
+  /// handler keeps running, its result goes to the task, and from here on
+  /// input it asks for (request(), input_required) waits in the task
+  /// (status input_required) for the client's tasks/update or answer.
+  /// False, and nothing changes, when this call cannot be a task (the
+  /// client does not speak tasks, or the tool forbids them). True at once
+  /// when it already is one. Throws request_refused when the server's task
+  /// limits are reached.
+  bool continue_as_task();
+  /// The id of the task this handler works for, or empty.
+  const std::string& task_id() const;
   /// Lets the transport close this request's stream while the handler keeps
   /// working (SSE polling): the client reconnects with Last-Event-ID and
   /// receives what follows, the result included. Nothing is lost; stdio

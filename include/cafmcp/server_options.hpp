@@ -36,6 +36,30 @@ enum class capability_mode { automatic, on, off };
 
 /// One node of a cluster: replicas of one server behind a load balancer,
 /// sharing one change log (README "Run a cluster"). Off while `url` is empty.
+/// Tasks (tool::tasks): how many, how big and how long they are kept.
+/// Every limit is refused with a JSON-RPC error naming it, never absorbed.
+struct task_options {
+  /// Tasks not yet expired, in all (running or finished).
+  std::size_t max_tasks = 10000;
+  /// Per owner: the caller's verified subject, else the session
+  /// (2025-11-25), else (a 2026-07-28 client without a token) no per-owner
+  /// limit beyond max_tasks.
+  std::size_t max_tasks_per_owner = 100;
+  /// A result larger than this (serialized) fails its task, naming the
+  /// limit, instead of being kept.
+  std::size_t max_result_bytes = 4 * 1024 * 1024;
+  /// How long a task and its result are kept from its creation: the
+  /// client's requested ttl (2025-11-25), clamped to [min_ttl, max_ttl],
+  /// else default_ttl. A task still running at the end is cancelled.
+  std::chrono::milliseconds default_ttl{10 * 60 * 1000};
+  std::chrono::milliseconds min_ttl{1000};
+  std::chrono::milliseconds max_ttl{24 * 60 * 60 * 1000};
+  /// Suggested to clients between two tasks/get.
+  std::chrono::milliseconds poll_interval{500};
+  /// tasks/list page size (2025-11-25).
+  std::size_t list_page_size = 50;
+};
+
 struct cluster_options {
   /// "redis://host[:port][/db]" (a Redis Stream), or "memory://NAME": nodes
   /// in one process sharing an in-memory log (tests, demos).
@@ -131,6 +155,8 @@ struct server_options {
 
   /// Several nodes behind a load balancer (see cluster_options); off by default.
   cluster_options cluster;
+  /// Tasks (tool::tasks): limits and lifetimes.
+  task_options tasks;
 
   /// Tracing hook; nullptr: off.
   std::shared_ptr<cafmcp::tracer> tracer;

@@ -40,6 +40,15 @@ json resource_link(std::string uri, std::string name, std::optional<std::string>
 
 using tool_handler = std::function<tool_result(const json& arguments, request_context&)>;
 
+/// Whether a call of the tool may run as a task, work that outlives the
+/// request and its connection (2025-11-25 `execution.taskSupport`; the
+/// 2026-07-28 `io.modelcontextprotocol/tasks` extension).
+enum class task_support {
+  forbidden, ///< always answered in the request (the default)
+  optional,  ///< a task for a client that asks (2025-11-25) or speaks the extension (2026-07-28)
+  required,  ///< only as a task: other clients are refused (-32601 / -32021)
+};
+
 struct tool {
   std::string name; // 1-128 of [A-Za-z0-9_.-] (SEP-986); checked on add
   std::optional<std::string> title;
@@ -65,6 +74,16 @@ struct tool {
   /// carry to see this in lists and to use it (403 insufficient_scope
   /// otherwise). Empty: every authenticated caller.
   std::vector<std::string> scopes;
+  /// Tasks (README "Tasks"): the server creates the task and answers the
+  /// call with it before the handler runs, then keeps the handler's result
+  /// for tasks/get (and tasks/result) from any connection. A task's
+  /// handler is never quick.
+  task_support tasks = task_support::forbidden;
+  /// With tasks: the handler, not the server, decides when the call becomes
+  /// a task, by calling request_context::continue_as_task() (e.g. once it has
+  /// gathered the client's input in the request itself); until then, and if
+  /// it never does, the call is answered as any other.
+  bool handler_starts_task = false;
 
   json descriptor() const;
 };

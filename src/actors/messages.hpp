@@ -26,6 +26,7 @@
 #include "protocol/log_record.hpp"
 #include "protocol/mutation.hpp"
 #include "protocol/session_record.hpp"
+#include "protocol/task.hpp"
 
 namespace cafmcp::actors {
 
@@ -130,6 +131,10 @@ struct call {
   // (null on a first round).
   json request_state;
   caller_ptr caller; // its scopes decide what it may list and use
+  // Tasks: set by the server actor when this call may become a task
+  // (request_context::continue_as_task), and the task's id once it is one.
+  std::optional<protocol::task_plan> task_plan;
+  std::string task_id;
 };
 
 /// A `subscriptions/listen` stream opened by a session (2026-07-28).

@@ -4,6 +4,7 @@
 #include "cafmcp/json_rpc.hpp"
 
 #include "actors/request_context_impl.hpp"
+#include "actors/task_service.hpp"
 
 namespace cafmcp {
 
@@ -104,6 +105,8 @@ json request_context::request(std::string method, json params,
   static std::atomic<std::uint64_t> next_id{0};
   auto& d = *impl_;
   if (d.call.env->stateless) {
+    // In a task too: the input waits in the task (input_required) until
+    // tasks/update brings it, and the handler runs again with it.
     if (auto cap = capability_for(method); !cap.empty())
       require_client_capability(cap);
     auto key = "cafmcp-" + std::to_string(d.inputs_asked++);
@@ -122,6 +125,27 @@ json request_context::request(std::string method, json params,
   ask.id = ask_id_prefix() + std::to_string(++next_id);
   ask.method = std::move(method);
   ask.params = std::move(params);
+  // A task's handler asking (2025-11-25): the task reads input_required
+  // meanwhile, and the request names its task.
+  struct input_wait {
+    actors::task_service* tasks;
+    const std::string* id;
+    input_wait(actors::task_service* t, const std::string* i) : tasks(t), id(i) {
+      if (tasks)
+        tasks->waiting_for_input(*id, true);
+    }
+    ~input_wait() {
+      if (tasks)
+        tasks->waiting_for_input(*id, false);
+    }
+  };
+  bool in_task = !d.call.task_id.empty() && d.tasks;
+  if (in_task) {
+    if (!ask.params.is_object())
+      ask.params = json::object();
+    ask.params["_meta"][std::string(protocol::related_task_key)] = {{"taskId", d.call.task_id}};
+  }
+  input_wait waiting(in_task ? d.tasks.get() : nullptr, &d.call.task_id);
   ask.answer = std::make_shared<std::promise<protocol::outcome>>();
   auto answer = ask.answer->get_future();
   auto id = ask.id;
@@ -140,6 +164,26 @@ json request_context::request(std::string method, json params,
     throw client_request_error(err->code, err->message, err->data);
   return std::get<json>(std::move(out));
 }
+
+bool request_context::continue_as_task() {
+  auto& d = *impl_;
+  if (!d.call.task_id.empty())
+    return true;
+  if (!d.call.task_plan || !d.tasks || !d.job)
+    return false;
+  auto started = d.tasks->start(d.call, *d.job);
+  if (auto* refused = std::get_if<jsonrpc::error>(&started))
+    throw request_refused{refused->code, refused->message, refused->data};
+  auto& s = std::get<actors::task_service::started>(started);
+  // Answered now, durably created: a tasks/get right after finds it.
+  caf::anon_send(d.call.env->session, actors::reply_atom::value, d.call.key,
+                 protocol::outcome{protocol::create_task_result(s.record)});
+  d.call.task_id = s.record.id;
+  d.call.cancelled = std::move(s.cancelled); // the task's: the session may end, the task goes on
+  return true;
+}
+
+const std::string& request_context::task_id() const { return impl_->call.task_id; }
 
 void request_context::release_stream() {
   caf::anon_send(impl_->call.env->session, actors::release_atom::value, impl_->call.key);

@@ -9,6 +9,10 @@
 
 #include "actors/messages.hpp"
 
+namespace cafmcp::actors {
+class task_service;
+}
+
 namespace cafmcp {
 
 class request_context::impl {
@@ -28,6 +32,9 @@ public:
   // Run by the session's actor (tool::quick): it cannot wait for the client,
   // whose answer that very actor would have to deliver.
   bool quick = false;
+  // Tasks: where a call becomes one (null: this server keeps none).
+  std::shared_ptr<actors::task_service> tasks;
+  const protocol::job* job = nullptr; // what runs: a task keeps it, to run it again with input
 
   void emit(const json& notification) const;
 };

@@ -8,8 +8,10 @@
 
 #include "actors/cluster_node.hpp"
 #include "actors/messages.hpp"
+#include "actors/memory_task_store.hpp"
 #include "actors/notifier.hpp"
 #include "actors/server_metrics.hpp"
+#include "actors/task_service.hpp"
 #include "actors/worker_pool.hpp"
 #include "protocol/registry.hpp"
 #include "protocol/request_state.hpp"
@@ -26,6 +28,9 @@ struct runtime {
   std::shared_ptr<protocol::registry> registry = std::make_shared<protocol::registry>();
   std::shared_ptr<notifier_state> notifier_data = std::make_shared<notifier_state>();
   std::shared_ptr<worker_pool> workers = std::make_shared<worker_pool>();
+  // Tasks (tool::tasks), kept in memory; the server sets how they run again.
+  std::shared_ptr<task_service> tasks =
+    std::make_shared<task_service>(options->tasks, std::make_unique<memory_task_store>());
 
   std::atomic<std::size_t> server_restarts{0};
   std::atomic<std::size_t> notifier_restarts{0};

@@ -1,6 +1,7 @@
 #include "actors/server_actor.hpp"
 
 #include "actors/runtime.hpp"
+#include "actors/task_methods.hpp"
 #include "actors/worker.hpp"
 #include "protocol/lifecycle.hpp"
 #include "protocol/replica.hpp"
@@ -30,11 +31,24 @@ server_actor::behavior_type server_behavior(server_actor::pointer self, std::sha
     // already ran may have acted).
     [self, rt](rpc_atom, call& c) {
       auto taken = c.taken;
+      if (is_task_method(c.method)) {
+        serve_task_method(*rt, c, [session = c.env->session, key = c.key](protocol::outcome out) {
+          caf::anon_send(session, reply_atom::value, key, std::move(out));
+        });
+        taken->store(true);
+        return;
+      }
+      if (auto refused = plan_tool_call(*rt, c)) {
+        self->send(c.env->session, reply_atom::value, c.key, protocol::outcome{*refused});
+        taken->store(true);
+        return;
+      }
       auto result = protocol::dispatch(*rt->registry, *rt->options, c.method, c.params, c.caller.get());
       if (auto* done = std::get_if<protocol::outcome>(&result)) {
         self->send(c.env->session, reply_atom::value, c.key, std::move(*done));
       } else {
         auto& job = std::get<protocol::job>(result);
+        prepare_task_job(*rt, c, job);
         if (job.quick && rt->options->inline_quick_handlers) {
           auto session = c.env->session;
           self->send(session, run_atom::value, std::move(c), std::move(job));

@@ -10,6 +10,7 @@
 
 #include "actors/current_trace.hpp"
 #include "actors/runtime.hpp"
+#include "actors/worker.hpp"
 #include "actors/supervisor.hpp"
 
 namespace cafmcp {
@@ -31,6 +32,15 @@ struct server::impl {
     config.set("work-stealing.moderate-poll-attempts", 0);
     system = std::make_unique<caf::actor_system>(config);
     rt = std::make_shared<actors::runtime>(*system, options);
+    std::weak_ptr<actors::runtime> weak = rt;
+    rt->tasks->set_runner([weak](protocol::job job, actors::call c) {
+      if (auto r = weak.lock())
+        actors::run_on_worker(*r, std::move(job), std::move(c));
+    });
+    rt->tasks->set_notifier([weak](const std::string& session_id, json message) {
+      if (auto r = weak.lock())
+        caf::anon_send(r->notifier(), actors::tell_atom::value, session_id, std::move(message));
+    });
     if (!options->cluster.url.empty()) // throws for a bad URL, before any actor exists
       rt->cluster = std::make_unique<actors::cluster_node>(*rt);
     if (options->metrics)
@@ -54,6 +64,7 @@ struct server::impl {
           caf::anon_send_exit(strong, caf::exit_reason::user_shutdown);
     }
     caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
+    rt->tasks->stop(); // running task handlers see cancelled() and end: shutdown waits for them
     rt.reset();
     system.reset(); // waits for every actor, workers included
   }

@@ -554,11 +554,12 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
       if (!st.calls.count(c.key))
         return; // cancelled (or the session ended) before it ran
       auto key = c.key;
-      auto out =
-        run_call(st.rt->request_state, st.rt->options->client_request_timeout, job, std::move(c), true);
+      auto out = run_call(st.rt->request_state, st.rt->options->client_request_timeout, job, std::move(c), true,
+                          st.rt->tasks);
       // Through the mailbox, behind the progress and log messages the
       // handler sent: the client sees them before the result.
-      self->send(self, reply_atom::value, std::move(key), std::move(out));
+      if (out)
+        self->send(self, reply_atom::value, std::move(key), std::move(*out));
     },
     [self](join_atom, int attempt) { join_notifier(self, attempt); },
     [self](emit_atom, std::string& key, frame& f) {
@@ -566,13 +567,20 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
         send_frame(self, std::move(f), routing{key, false});
     },
     [self](ask_atom, std::string& key, client_ask& ask) {
-      if (!self->state.calls.count(key)) {
+      // A task's handler asks after its request was answered (with the
+      // task): the question goes out unrelated to any request (2025-11-25
+      // clients answer it from any stream).
+      bool active = self->state.calls.count(key) > 0;
+      bool for_task = ask.params.is_object() && ask.params.contains("_meta") && ask.params["_meta"].is_object()
+                      && ask.params["_meta"].contains(protocol::related_task_key);
+      if (!active && !for_task) {
         ask.answer->set_value(error_of(jsonrpc::code::internal_error, "request no longer active"));
         return;
       }
       auto msg = jsonrpc::request_message(ask.id, ask.method, std::move(ask.params));
       self->state.asks.emplace(ask.id, std::move(ask.answer));
-      send_frame(self, std::make_shared<const std::string>(jsonrpc::wire_text(msg)), routing{key, false});
+      send_frame(self, std::make_shared<const std::string>(jsonrpc::wire_text(msg)),
+                 active ? routing{key, false} : routing{});
     },
     // Clustered: this session's state changed on another node.
     [self](restate_atom, std::vector<std::string>& subscriptions, int level) {

@@ -3,6 +3,7 @@
 #include "actors/current_trace.hpp"
 #include "actors/request_context_impl.hpp"
 #include "actors/runtime.hpp"
+#include "actors/task_service.hpp"
 
 namespace cafmcp::actors {
 
@@ -26,33 +27,48 @@ json input_required_result(const protocol::request_state_seal& seal, const reque
 
 } // namespace
 
-protocol::outcome run_call(const protocol::request_state_seal& seal, std::chrono::milliseconds timeout,
-                           protocol::job& job, call c, bool quick) {
+std::optional<protocol::outcome> run_call(const protocol::request_state_seal& seal,
+                                         std::chrono::milliseconds timeout, protocol::job& job, call c,
+                                         bool quick, const std::shared_ptr<task_service>& tasks) {
   // Only these may answer input_required (SEP-2322).
   bool may_ask = c.env->stateless
                  && (c.method == "tools/call" || c.method == "prompts/get" || c.method == "resources/read");
   trace_scope scope(c.trace);
   auto impl = std::make_shared<request_context::impl>(std::move(c), timeout);
   impl->quick = quick;
+  impl->tasks = tasks;
+  impl->job = &job;
   request_context ctx(impl);
+  // Once the call became a task (before or while the handler ran), its
+  // request was answered: what the handler ends with goes to the task.
+  auto ended = [&](protocol::outcome out) -> std::optional<protocol::outcome> {
+    if (impl->call.task_id.empty() || !tasks)
+      return out;
+    tasks->settle(impl->call.task_id, std::move(out));
+    return std::nullopt;
+  };
   try {
-    return job.run(ctx);
+    return ended(job.run(ctx));
   } catch (input_required& ir) {
-    if (may_ask)
+    if (!impl->call.task_id.empty() && tasks && impl->call.env->stateless) {
+      tasks->park(impl->call.task_id, std::move(ir.requests), impl->answers, std::move(ir.state));
+      return std::nullopt;
+    }
+    if (may_ask && impl->call.task_id.empty())
       return input_required_result(seal, *impl, ir);
-    return jsonrpc::error{jsonrpc::code::internal_error,
-                          "input_required answers only 2026-07-28 tools/call, prompts/get "
-                          "and resources/read",
-                          std::nullopt};
+    return ended(jsonrpc::error{jsonrpc::code::internal_error,
+                                "input_required answers only 2026-07-28 tools/call, prompts/get "
+                                "and resources/read",
+                                std::nullopt});
   } catch (request_refused& r) {
-    return jsonrpc::error{r.code, std::move(r.message), std::move(r.data)};
+    return ended(jsonrpc::error{r.code, std::move(r.message), std::move(r.data)});
   } catch (const std::exception& e) {
-    return jsonrpc::error{jsonrpc::code::internal_error, e.what(), std::nullopt};
+    return ended(jsonrpc::error{jsonrpc::code::internal_error, e.what(), std::nullopt});
   } catch (...) {
     // Anything else thrown would end the handler thread, and with it the
     // process (or, quick, the session's actor): the request fails instead.
-    return jsonrpc::error{jsonrpc::code::internal_error,
-                          "the handler threw something that is not a std::exception", std::nullopt};
+    return ended(jsonrpc::error{jsonrpc::code::internal_error,
+                                "the handler threw something that is not a std::exception", std::nullopt});
   }
 }
 
@@ -64,15 +80,16 @@ void run_on_worker(runtime& rt, protocol::job job, call c) {
   auto work = std::make_shared<std::pair<protocol::job, call>>(std::move(job), std::move(c));
   auto timeout = rt.options->client_request_timeout;
   // Copies: the runtime may go (with the last actor) while a call runs.
-  rt.workers->run([seal = rt.request_state, timeout, work = std::move(work), &registry]() mutable {
+  rt.workers->run([seal = rt.request_state, timeout, work = std::move(work), &registry,
+                   tasks = rt.tasks]() mutable {
     {
       auto& [job, c] = *work;
       auto session = c.env->session;
       auto key = c.key;
-      auto result = run_call(seal, timeout, job, std::move(c), false);
       // Sent from this thread after every emit of the handler: the session
       // sees progress and log messages before the result.
-      caf::anon_send(session, reply_atom::value, std::move(key), std::move(result));
+      if (auto result = run_call(seal, timeout, job, std::move(c), false, tasks))
+        caf::anon_send(session, reply_atom::value, std::move(key), std::move(*result));
     }
     work.reset(); // the call's handles go while the actor system still waits for us
     registry.dec_running();

@@ -8,6 +8,8 @@
 // through run_call: the same handling of results and errors, on the
 // actor's thread.
 #include <chrono>
+#include <memory>
+#include <optional>
 
 #include "actors/messages.hpp"
 #include "protocol/request_state.hpp"
@@ -18,10 +20,15 @@ struct runtime;
 
 void run_on_worker(runtime& rt, protocol::job job, call c);
 
+class task_service;
+
 /// Runs `job` here and returns its answer (input_required, refusals and
 /// exceptions made into results or errors). `quick`: on an actor's thread,
-/// where request() to the client must not wait.
-protocol::outcome run_call(const protocol::request_state_seal& seal, std::chrono::milliseconds timeout,
-                           protocol::job& job, call c, bool quick);
+/// where request() to the client must not wait. Nothing when the call is
+/// a task: its request was answered with the task, and what the handler
+/// ended with went to `tasks`.
+std::optional<protocol::outcome> run_call(const protocol::request_state_seal& seal,
+                                          std::chrono::milliseconds timeout, protocol::job& job, call c,
+                                          bool quick, const std::shared_ptr<task_service>& tasks);
 
 } // namespace cafmcp::actors

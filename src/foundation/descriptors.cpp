@@ -150,6 +150,8 @@ json tool::descriptor() const {
   put(j, "annotations", annotations);
   put(j, "icons", icons);
   put(j, "_meta", meta);
+  if (tasks != task_support::forbidden)
+    j["execution"] = {{"taskSupport", tasks == task_support::required ? "required" : "optional"}};
   return j;
 }
 

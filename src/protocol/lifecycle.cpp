@@ -38,8 +38,13 @@ json initialize_result(const server_options& opts, const registry& reg, std::str
   json info = {{"name", opts.name}, {"version", opts.version}};
   if (opts.title)
     info["title"] = *opts.title;
+  json caps = server_capabilities(opts, reg);
+  if (reg.offers_tasks()) // 2025-11-25 experimental tasks: tools/call as a task, list and cancel
+    caps["tasks"] = {{"list", json::object()},
+                     {"cancel", json::object()},
+                     {"requests", {{"tools", {{"call", json::object()}}}}}};
   json result = {{"protocolVersion", negotiate_version(requested)},
-                 {"capabilities", server_capabilities(opts, reg)},
+                 {"capabilities", std::move(caps)},
                  {"serverInfo", std::move(info)}};
   if (opts.instructions)
     result["instructions"] = *opts.instructions;

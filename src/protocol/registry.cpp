@@ -27,4 +27,11 @@ bool valid_tool_name(std::string_view name) {
   return true;
 }
 
+bool registry::offers_tasks() const {
+  for (auto& [name, t] : tools)
+    if (t.spec.tasks != task_support::forbidden)
+      return true;
+  return false;
+}
+
 } // namespace cafmcp::protocol

@@ -35,6 +35,8 @@ struct registry {
   std::map<std::string, tool_entry> tools;             // by name
   std::map<std::string, prompt> prompts;               // by name
 
+  /// A tool that may run as a task is registered (the tasks capability).
+  bool offers_tasks() const;
   /// The template a concrete URI belongs to (first match in key order).
   const template_entry* match_template(const std::string& uri) const;
   /// A registered resource, or a URI some template matches.

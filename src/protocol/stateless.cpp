@@ -5,6 +5,7 @@
 #include "cafmcp/protocol_version.hpp"
 
 #include "protocol/lifecycle.hpp"
+#include "protocol/task.hpp"
 
 namespace cafmcp::protocol {
 namespace {
@@ -76,8 +77,11 @@ json discover_result(const server_options& opts, const registry& reg) {
   json info = {{"name", opts.name}, {"version", opts.version}};
   if (opts.title)
     info["title"] = *opts.title;
+  json caps = server_capabilities(opts, reg);
+  if (reg.offers_tasks()) // 2026-07-28: tasks are the io.modelcontextprotocol/tasks extension
+    caps["extensions"][std::string(tasks_extension)] = json::object();
   json result = {{"supportedVersions", {stateless_protocol_version}},
-                 {"capabilities", server_capabilities(opts, reg)},
+                 {"capabilities", std::move(caps)},
                  {"_meta", {{std::string(meta_server_info), std::move(info)}}}};
   if (opts.instructions)
     result["instructions"] = *opts.instructions;

@@ -167,9 +167,12 @@ std::optional<rejection> check_mirrored_headers(const mirrored_headers& h, const
   if (*h.method != req.method)
     return mismatch("Mcp-Method header value '" + std::string(*h.method) + "' does not match body value '"
                     + req.method + "'");
+  // SEP-2243's name-shaped fields, and SEP-2663's task id.
   const char* field = req.method == "tools/call" || req.method == "prompts/get" ? "name"
                       : req.method == "resources/read"                          ? "uri"
-                                                                                : nullptr;
+                      : req.method == "tasks/get" || req.method == "tasks/update" || req.method == "tasks/cancel"
+                        ? "taskId"
+                        : nullptr;
   if (!field)
     return std::nullopt;
   if (!h.name)

@@ -1,0 +1,76 @@
+#include "actors/memory_task_store.hpp"
+
+#include <algorithm>
+
+namespace cafmcp::actors {
+
+std::optional<jsonrpc::error> memory_task_store::insert(protocol::task_record r, const task_options& limits) {
+  std::lock_guard<std::mutex> g(mtx_);
+  if (tasks_.size() >= limits.max_tasks)
+    return jsonrpc::error{jsonrpc::code::internal_error,
+                          "Too many tasks on this server (limit " + std::to_string(limits.max_tasks)
+                            + "): wait for some to expire",
+                          std::nullopt};
+  if (!r.owner.empty() && per_owner_[r.owner] >= limits.max_tasks_per_owner)
+    return jsonrpc::error{jsonrpc::code::internal_error,
+                          "Too many tasks for this client (limit " + std::to_string(limits.max_tasks_per_owner)
+                            + "): wait for some to expire",
+                          std::nullopt};
+  if (!r.owner.empty())
+    ++per_owner_[r.owner];
+  auto id = r.id;
+  tasks_.emplace(std::move(id), std::move(r));
+  return std::nullopt;
+}
+
+std::optional<protocol::task_record> memory_task_store::find(const std::string& id) {
+  std::lock_guard<std::mutex> g(mtx_);
+  if (auto it = tasks_.find(id); it != tasks_.end())
+    return it->second;
+  return std::nullopt;
+}
+
+std::optional<protocol::task_record>
+memory_task_store::modify(const std::string& id, const std::function<bool(protocol::task_record&)>& change) {
+  std::lock_guard<std::mutex> g(mtx_);
+  auto it = tasks_.find(id);
+  if (it == tasks_.end())
+    return std::nullopt;
+  auto copy = it->second;
+  if (!change(copy))
+    return std::nullopt;
+  it->second = copy;
+  return copy;
+}
+
+std::vector<protocol::task_record> memory_task_store::owned_by(const std::string& owner) {
+  std::vector<protocol::task_record> out;
+  {
+    std::lock_guard<std::mutex> g(mtx_);
+    for (auto& [id, t] : tasks_)
+      if (t.owner == owner)
+        out.push_back(t);
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return a.created != b.created ? a.created < b.created : a.id < b.id;
+  });
+  return out;
+}
+
+std::vector<protocol::task_record> memory_task_store::expire(clock::time_point now) {
+  std::vector<protocol::task_record> gone;
+  std::lock_guard<std::mutex> g(mtx_);
+  for (auto it = tasks_.begin(); it != tasks_.end();) {
+    if (it->second.created + it->second.ttl < now) {
+      if (!it->second.owner.empty() && --per_owner_[it->second.owner] == 0)
+        per_owner_.erase(it->second.owner);
+      gone.push_back(std::move(it->second));
+      it = tasks_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return gone;
+}
+
+} // namespace cafmcp::actors

@@ -1,0 +1,333 @@
+#include "actors/task_service.hpp"
+
+#include <sys/random.h>
+
+#include "cafmcp/json_rpc.hpp"
+
+#include "protocol/pagination.hpp"
+
+namespace cafmcp::actors {
+
+namespace {
+
+// 128 random bits: the id is all a client without a token needs to read a
+// task, so it must not be guessable.
+std::string new_task_id() {
+  unsigned char raw[16];
+  std::size_t got = 0;
+  while (got < sizeof raw) {
+    auto n = ::getrandom(raw + got, sizeof raw - got, 0);
+    if (n > 0)
+      got += static_cast<std::size_t>(n);
+  }
+  static const char* hex = "0123456789abcdef";
+  std::string id = "task-";
+  for (auto b : raw) {
+    id.push_back(hex[b >> 4]);
+    id.push_back(hex[b & 15]);
+  }
+  return id;
+}
+
+json ack() { return {{"resultType", "complete"}}; }
+
+} // namespace
+
+task_service::task_service(task_options limits, std::unique_ptr<task_store> store)
+  : limits_(limits), store_(std::move(store)) {}
+
+void task_service::set_runner(runner r) { run_ = std::move(r); }
+void task_service::set_notifier(notifier n) { notify_ = std::move(n); }
+
+std::variant<task_service::started, jsonrpc::error> task_service::start(const call& c,
+                                                                        const protocol::job& job) {
+  sweep();
+  const auto& plan = *c.task_plan;
+  protocol::task_record t;
+  t.id = new_task_id();
+  t.subject = c.caller ? c.caller->subject : std::string();
+  t.owner = !t.subject.empty() ? "sub:" + t.subject
+            : plan.wire == protocol::task_wire::sessions ? "session:" + c.env->session_id
+                                                         : std::string();
+  t.session_id = c.env->session_id;
+  t.wire = plan.wire;
+  t.created = t.updated = clock::now();
+  t.ttl = plan.ttl;
+  t.poll_interval = limits_.poll_interval;
+  if (auto refused = store_->insert(t, limits_))
+    return *refused;
+  auto flag = std::make_shared<std::atomic<bool>>(false);
+  {
+    std::lock_guard<std::mutex> g(mtx_);
+    continuation k{job, c, flag};
+    k.c.task_id = t.id;
+    k.c.cancelled = flag;
+    running_.emplace(t.id, std::move(k));
+  }
+  return started{std::move(t), std::move(flag)};
+}
+
+void task_service::settle(const std::string& id, protocol::outcome out) {
+  auto now = clock::now();
+  auto after = store_->modify(id, [&](protocol::task_record& t) {
+    if (protocol::is_terminal(t.status))
+      return false;
+    t.updated = now;
+    t.input_requests = json::object();
+    if (auto* result = std::get_if<json>(&out)) {
+      auto size = result->dump().size();
+      if (size > limits_.max_result_bytes) {
+        t.status = protocol::task_status::failed;
+        t.error = jsonrpc::error{jsonrpc::code::internal_error,
+                                 "The task's result (" + std::to_string(size) + " bytes) exceeds the server's limit of "
+                                   + std::to_string(limits_.max_result_bytes) + " bytes",
+                                 std::nullopt};
+      } else {
+        t.status = protocol::task_status::completed;
+        t.result = std::move(*result);
+      }
+    } else {
+      t.status = protocol::task_status::failed;
+      t.error = std::get<jsonrpc::error>(std::move(out));
+      t.status_message = t.error->message;
+    }
+    return true;
+  });
+  if (after)
+    changed(*after);
+}
+
+void task_service::park(const std::string& id, json requests, json answers, json state) {
+  bool resume = false;
+  auto after = store_->modify(id, [&](protocol::task_record& t) {
+    if (protocol::is_terminal(t.status))
+      return false;
+    t.answers = answers.is_object() ? std::move(answers) : json::object();
+    t.handler_state = std::move(state);
+    t.input_requests = json::object();
+    if (requests.is_object())
+      for (auto& [key, ask] : requests.items())
+        if (!t.answers.contains(key))
+          t.input_requests[key] = ask;
+    t.updated = clock::now();
+    if (t.input_requests.empty()) { // asked only for what it has: run again
+      resume = true;
+      t.status = protocol::task_status::working;
+    } else {
+      t.status = protocol::task_status::input_required;
+    }
+    return true;
+  });
+  if (after)
+    changed(*after);
+  if (resume && after)
+    update(id, json::object(), after->subject);
+}
+
+void task_service::waiting_for_input(const std::string& id, bool waiting) {
+  auto to = waiting ? protocol::task_status::input_required : protocol::task_status::working;
+  auto after = store_->modify(id, [&](protocol::task_record& t) {
+    if (!protocol::may_move(t.status, to))
+      return false;
+    t.status = to;
+    t.updated = clock::now();
+    return true;
+  });
+  if (after)
+    changed(*after);
+}
+
+std::optional<protocol::task_record> task_service::visible(const std::string& id, const std::string& who) {
+  auto t = store_->find(id);
+  // Another subject's task is as unknown as one that never was.
+  if (t && !t->subject.empty() && t->subject != who)
+    return std::nullopt;
+  return t;
+}
+
+protocol::outcome task_service::get(const std::string& id, const std::string& who) {
+  sweep();
+  auto t = visible(id, who);
+  if (!t)
+    return protocol::unknown_task(id);
+  return protocol::task_view(*t);
+}
+
+protocol::outcome task_service::update(const std::string& id, const json& responses, const std::string& who) {
+  if (!visible(id, who))
+    return protocol::unknown_task(id);
+  if (!responses.is_object())
+    return jsonrpc::error{jsonrpc::code::invalid_params, "tasks/update: inputResponses must be an object",
+                          std::nullopt};
+  bool resume = false;
+  auto after = store_->modify(id, [&](protocol::task_record& t) {
+    bool waiting = t.status == protocol::task_status::input_required
+                   || (t.status == protocol::task_status::working && t.input_requests.empty()
+                       && responses.empty());
+    if (!waiting)
+      return false;
+    for (auto& [key, answer] : responses.items())
+      if (t.input_requests.contains(key)) {
+        t.answers[key] = answer;
+        t.input_requests.erase(key);
+      }
+    if (t.input_requests.empty()) {
+      t.status = protocol::task_status::working;
+      resume = true;
+    }
+    t.updated = clock::now();
+    return true;
+  });
+  if (after)
+    changed(*after);
+  if (resume && after) {
+    std::optional<continuation> k;
+    {
+      std::lock_guard<std::mutex> g(mtx_);
+      if (auto it = running_.find(id); it != running_.end())
+        k = it->second;
+    }
+    if (k && run_) {
+      k->c.request_state = {{"answers", after->answers}, {"state", after->handler_state}};
+      run_(std::move(k->job), std::move(k->c));
+    } else {
+      settle(id, jsonrpc::error{jsonrpc::code::internal_error,
+                                "The task cannot resume: its handler is not held by this server", std::nullopt});
+    }
+  }
+  return ack();
+}
+
+protocol::outcome task_service::cancel(const std::string& id, const std::string& who) {
+  auto t = visible(id, who);
+  if (!t)
+    return protocol::unknown_task(id);
+  auto after = store_->modify(id, [&](protocol::task_record& r) {
+    if (protocol::is_terminal(r.status))
+      return false;
+    r.status = protocol::task_status::cancelled;
+    r.status_message = "Cancelled by the client";
+    r.input_requests = json::object();
+    r.updated = clock::now();
+    return true;
+  });
+  if (after)
+    changed(*after);
+  if (t->wire == protocol::task_wire::extension)
+    return ack(); // idempotent: a terminal task acks the same
+  if (!after)     // 2025-11-25: cancelling a finished task is invalid params
+    return jsonrpc::error{jsonrpc::code::invalid_params,
+                          "Task " + id + " is already " + std::string(protocol::to_string(t->status)),
+                          json{{"taskId", id}}};
+  return protocol::status_params(*after);
+}
+
+void task_service::result(const std::string& id, const std::string& who,
+                          std::function<void(protocol::outcome)> reply) {
+  auto t = visible(id, who);
+  if (!t)
+    return reply(protocol::unknown_task(id));
+  {
+    std::lock_guard<std::mutex> g(mtx_);
+    t = store_->find(id); // settled in between: answered below
+    if (t && !protocol::is_terminal(t->status)) {
+      waiters_.emplace(id, std::move(reply));
+      return;
+    }
+  }
+  if (!t)
+    return reply(protocol::unknown_task(id));
+  auto out = protocol::task_outcome(*t);
+  if (auto* j = std::get_if<json>(&out))
+    reply(std::move(*j));
+  else
+    reply(std::get<jsonrpc::error>(std::move(out)));
+}
+
+protocol::outcome task_service::list(const std::string& owner, const json& params) {
+  sweep();
+  // Keyed by creation (then id): a page resumes after the last task shown.
+  std::map<std::string, protocol::task_record> mine;
+  if (!owner.empty())
+    for (auto& t : store_->owned_by(owner)) {
+      auto us = std::chrono::duration_cast<std::chrono::microseconds>(t.created.time_since_epoch()).count();
+      auto key = std::to_string(us);
+      key.insert(0, 20 - std::min<std::size_t>(20, key.size()), '0');
+      mine.emplace(key + "/" + t.id, std::move(t));
+    }
+  return protocol::page(
+    mine, "tasks", "tasks", params, limits_.list_page_size,
+    [](const protocol::task_record& t) { return protocol::status_params(t); },
+    [](const protocol::task_record&) { return true; });
+}
+
+void task_service::changed(const protocol::task_record& t) {
+  if (t.wire == protocol::task_wire::sessions && notify_ && !t.session_id.empty())
+    notify_(t.session_id, jsonrpc::notification_message("notifications/tasks/status", protocol::status_params(t)));
+  if (!protocol::is_terminal(t.status))
+    return;
+  std::vector<std::function<void(protocol::outcome)>> woken;
+  {
+    std::lock_guard<std::mutex> g(mtx_);
+    if (auto it = running_.find(t.id); it != running_.end()) {
+      it->second.cancelled->store(true); // ended: a handler still running may stop
+      running_.erase(it);
+    }
+    auto [b, e] = waiters_.equal_range(t.id);
+    for (auto it = b; it != e; ++it)
+      woken.push_back(std::move(it->second));
+    waiters_.erase(b, e);
+  }
+  if (woken.empty())
+    return;
+  auto out = protocol::task_outcome(t);
+  for (auto& w : woken) {
+    if (auto* j = std::get_if<json>(&out))
+      w(*j);
+    else
+      w(std::get<jsonrpc::error>(out));
+  }
+}
+
+void task_service::sweep() {
+  auto now = clock::now();
+  {
+    std::lock_guard<std::mutex> g(mtx_);
+    if (now - last_sweep_ < std::chrono::seconds(1))
+      return;
+    last_sweep_ = now;
+  }
+  for (auto& gone : store_->expire(now)) {
+    std::vector<std::function<void(protocol::outcome)>> woken;
+    {
+      std::lock_guard<std::mutex> g(mtx_);
+      if (auto it = running_.find(gone.id); it != running_.end()) {
+        it->second.cancelled->store(true); // its time is up: the handler may stop
+        running_.erase(it);
+      }
+      auto [b, e] = waiters_.equal_range(gone.id);
+      for (auto it = b; it != e; ++it)
+        woken.push_back(std::move(it->second));
+      waiters_.erase(b, e);
+    }
+    for (auto& w : woken)
+      w(protocol::unknown_task(gone.id));
+  }
+}
+
+void task_service::stop() {
+  std::vector<std::string> ids;
+  {
+    std::lock_guard<std::mutex> g(mtx_);
+    for (auto& [id, k] : running_)
+      ids.push_back(id);
+  }
+  for (auto& id : ids)
+    settle(id, jsonrpc::error{jsonrpc::code::internal_error, "The server stopped before the task ended",
+                              std::nullopt});
+  std::lock_guard<std::mutex> g(mtx_);
+  for (auto& [id, k] : running_) // parked ones settled above went already
+    k.cancelled->store(true);
+}
+
+} // namespace cafmcp::actors
