@@ -226,8 +226,25 @@ void add_prompt_and_resource(cafmcp::server& srv) {
 
 } // namespace
 
+// SEP-2243: parameters a client mirrors into Mcp-Param-* headers; the
+// server refuses a call whose headers and body disagree (-32020, HTTP 400).
+void add_custom_header_tool(cafmcp::server& srv) {
+  json schema = {{"type", "object"},
+                 {"properties",
+                  {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}},
+                   {"priority", {{"type", "integer"}, {"x-mcp-header", "Priority"}}},
+                   {"verbose", {{"type", "boolean"}, {"x-mcp-header", "Verbose"}}},
+                   {"query", {{"type", "string"}}}}},
+                 {"required", json::array({"region"})}};
+  srv.add_tool(make_tool("test_custom_headers", "Echoes parameters that travel in Mcp-Param-* headers too",
+                         std::move(schema), [](const json& args, request_context&) {
+                           return tool_result::text("region=" + args.value("region", std::string()));
+                         }));
+}
+
 void install_stateless_fixtures(cafmcp::server& srv) {
   add_input_required_tools(srv);
+  add_custom_header_tool(srv);
   add_probe_tools(srv);
   add_trigger_tools(srv);
   add_prompt_and_resource(srv);

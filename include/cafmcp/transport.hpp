@@ -6,6 +6,7 @@
 // can route it to that request's stream.
 #include <compare>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -88,6 +89,16 @@ public:
   /// follows its scopes.
   virtual void receive(jsonrpc::message msg, std::shared_ptr<const auth::identity> who) {
     receive(std::move(msg));
+  }
+  /// A 2026-07-28 request over HTTP with the `Mcp-Param-*` headers it came
+  /// with (name after the prefix, lower-cased -> raw value): the core checks
+  /// them against the tool's `x-mcp-header` parameters (SEP-2243).
+  virtual void receive(jsonrpc::message msg, std::shared_ptr<const auth::identity> who,
+                       std::shared_ptr<const std::map<std::string, std::string>> param_headers) {
+    if (who)
+      receive(std::move(msg), std::move(who));
+    else
+      receive(std::move(msg));
   }
   /// The client is gone (EOF, socket closed, HTTP DELETE). The session actor
   /// stops, its subscriptions go with it.

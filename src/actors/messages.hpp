@@ -63,6 +63,8 @@ using tell_atom = caf::atom_constant<caf::atom("tell")>;
 /// Who sent a request, as the HTTP transport verified its token (null: no
 /// verifier, or not over HTTP).
 using caller_ptr = std::shared_ptr<const auth::identity>;
+/// A 2026-07-28 HTTP request's `Mcp-Param-*` headers (SEP-2243).
+using param_headers_ptr = std::shared_ptr<const std::map<std::string, std::string>>;
 
 /// A session's subscriptions as the notifier indexes them: (uri or
 /// template text, is a template).
@@ -83,6 +85,7 @@ using session_actor = caf::typed_actor<
   caf::reacts_to<inbound_atom, std::string>,                     // from the transport
   caf::reacts_to<inbound_atom, jsonrpc::message>,                // the same, parsed (HTTP)
   caf::reacts_to<inbound_atom, jsonrpc::message, caller_ptr>,    // the same, from a verified caller
+  caf::reacts_to<inbound_atom, jsonrpc::message, caller_ptr, param_headers_ptr>, // + Mcp-Param-* headers
   caf::reacts_to<close_atom>,                                    // transport gone / overflow
   caf::reacts_to<finish_atom>,                                   // input ended: drain, then close
   caf::reacts_to<reply_atom, std::string, protocol::outcome>,    // final answer to request key
@@ -135,6 +138,7 @@ struct call {
   // (request_context::continue_as_task), and the task's id once it is one.
   std::optional<protocol::task_plan> task_plan;
   std::string task_id;
+  param_headers_ptr param_headers; // null: not over HTTP, or not 2026-07-28
 };
 
 /// A `subscriptions/listen` stream opened by a session (2026-07-28).
@@ -234,6 +238,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::server_stats)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::client_ask)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::session_link)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::call)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::param_headers_ptr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::protocol::job)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::listen_request)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(cafmcp::actors::mutation)

@@ -26,6 +26,10 @@ public:
   void receive(jsonrpc::message msg, std::shared_ptr<const auth::identity> who) override {
     caf::anon_send(handle_, actors::inbound_atom::value, std::move(msg), std::move(who));
   }
+  void receive(jsonrpc::message msg, std::shared_ptr<const auth::identity> who,
+               std::shared_ptr<const std::map<std::string, std::string>> param_headers) override {
+    caf::anon_send(handle_, actors::inbound_atom::value, std::move(msg), std::move(who), std::move(param_headers));
+  }
   void close() override { caf::anon_send(handle_, actors::close_atom::value); }
   void finish() override { caf::anon_send(handle_, actors::finish_atom::value); }
   const std::string& id() const override { return id_; }

@@ -353,6 +353,7 @@ void forward(self_ptr self, jsonrpc::request& req, const std::string& key,
          std::move(trace),
          std::move(request_state),
          st.caller};
+  c.param_headers = st.param_headers;
   self->send(current_server(self), rpc_atom::value, std::move(c));
 }
 
@@ -538,6 +539,13 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
       self->state.caller = std::move(who); // for the call this message makes
       on_message(self, msg);
       self->state.caller.reset();
+    },
+    [self](inbound_atom, jsonrpc::message& msg, caller_ptr& who, param_headers_ptr& headers) {
+      self->state.caller = std::move(who);
+      self->state.param_headers = std::move(headers);
+      on_message(self, msg);
+      self->state.caller.reset();
+      self->state.param_headers.reset();
     },
     [self](close_atom) { close_session(self); },
     [self](finish_atom) { start_draining(self); },

@@ -53,6 +53,7 @@ struct session_state {
   // While one inbound message is handled: who sent it (HTTP with a token
   // verifier); the calls it makes carry it.
   caller_ptr caller;
+  param_headers_ptr param_headers; // the same message's Mcp-Param-* headers (2026-07-28 HTTP)
   std::shared_ptr<std::atomic<int>> log_level =
     std::make_shared<std::atomic<int>>(static_cast<int>(log_level::info));
   // Requests in flight, by id key: `cancelled` tells their worker to stop;

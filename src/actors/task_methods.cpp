@@ -1,6 +1,7 @@
 #include "actors/task_methods.hpp"
 
 #include "actors/runtime.hpp"
+#include "protocol/param_headers.hpp"
 
 namespace cafmcp::actors {
 
@@ -11,6 +12,10 @@ std::optional<jsonrpc::error> plan_tool_call(const runtime& rt, call& c) {
   auto it = rt.registry->tools.find(c.params["name"].get<std::string>());
   if (it == rt.registry->tools.end())
     return std::nullopt; // dispatch answers the unknown tool
+  if (c.param_headers && c.env->stateless)
+    if (auto wrong = protocol::check_param_headers(it->second.spec.input_schema,
+                                                   c.params.value("arguments", json::object()), *c.param_headers))
+      return wrong;
   auto decision = protocol::plan_task(it->second.spec.tasks, c.env->stateless, c.env->client_capabilities,
                                       c.params, rt.options->tasks);
   if (auto* refused = std::get_if<jsonrpc::error>(&decision))

@@ -60,7 +60,8 @@ http_session::stream& http_session::new_stream(std::uint64_t id) {
 }
 
 void http_session::post_request(const std::shared_ptr<http_conn>& c, std::string key, jsonrpc::message msg,
-                                bool initialize, std::shared_ptr<const auth::identity> who) {
+                                bool initialize, std::shared_ptr<const auth::identity> who,
+                                std::shared_ptr<const std::map<std::string, std::string>> param_headers) {
   touch();
   pending_[key] = pending{c, 0, initialize};
   if (stateless_) { // the client leaving ends its request (and a listen stream)
@@ -70,7 +71,9 @@ void http_session::post_request(const std::shared_ptr<http_conn>& c, std::string
         self->end();
     };
   }
-  if (who)
+  if (param_headers)
+    core_->receive(std::move(msg), std::move(who), std::move(param_headers));
+  else if (who)
     core_->receive(std::move(msg), std::move(who));
   else
     core_->receive(std::move(msg));

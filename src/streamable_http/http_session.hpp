@@ -86,7 +86,8 @@ public:
   /// once a related message precedes it).
   /// `who`: the verified caller (null without a verifier).
   void post_request(const std::shared_ptr<http_conn>& c, std::string key, jsonrpc::message msg,
-                    bool initialize, std::shared_ptr<const auth::identity> who = nullptr);
+                    bool initialize, std::shared_ptr<const auth::identity> who = nullptr,
+                    std::shared_ptr<const std::map<std::string, std::string>> param_headers = nullptr);
   /// A notification or response POST (answered 202 by the caller).
   void post_other(jsonrpc::message msg, std::shared_ptr<const auth::identity> who = nullptr);
   /// GET: the standalone stream, or the resumption of any stream.

@@ -2,7 +2,11 @@
 // What request_policy looks at, read from a parsed request: the router and
 // the fuzz target over raw request bytes (fuzz/http_request.cpp) read it
 // the same way.
+#include <cctype>
+#include <map>
+#include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "streamable_http/http_request.hpp"
@@ -33,6 +37,24 @@ inline request_facts facts_of(const request& req) {
 /// The 2026-07-28 headers mirroring a stateless request's body.
 inline mirrored_headers mirrored_headers_of(const request& req) {
   return {header(req, "MCP-Protocol-Version"), header(req, "Mcp-Method"), header(req, "Mcp-Name")};
+}
+
+/// The `Mcp-Param-*` headers (SEP-2243): the name after the prefix,
+/// lower-cased, -> the raw value (the core judges them against the tool).
+inline std::shared_ptr<const std::map<std::string, std::string>> param_headers_of(const request& req) {
+  auto out = std::make_shared<std::map<std::string, std::string>>();
+  constexpr std::string_view prefix = "mcp-param-";
+  for (auto& field : req) {
+    auto name = field.name_string();
+    if (name.size() <= prefix.size())
+      continue;
+    std::string lowered(name.data(), name.size());
+    for (auto& ch : lowered)
+      ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (lowered.compare(0, prefix.size(), prefix) == 0)
+      out->emplace(lowered.substr(prefix.size()), std::string(field.value().data(), field.value().size()));
+  }
+  return out;
 }
 
 } // namespace cafmcp::http

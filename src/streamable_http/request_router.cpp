@@ -315,7 +315,7 @@ void request_router::post_stateless(const std::shared_ptr<http_conn>& c, request
   session->attach(srv_.connect(session));
   stateless_.emplace(session.get(), session);
   auto key = jsonrpc::to_key(req_msg->id);
-  session->post_request(c, std::move(key), std::move(msg), false, who);
+  session->post_request(c, std::move(key), std::move(msg), false, who, param_headers_of(req));
 }
 
 } // namespace cafmcp::http
