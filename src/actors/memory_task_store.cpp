@@ -18,6 +18,7 @@ std::optional<jsonrpc::error> memory_task_store::insert(protocol::task_record r,
                           std::nullopt};
   if (!r.owner.empty())
     ++per_owner_[r.owner];
+  by_end_.emplace(r.created + r.ttl, r.id);
   auto id = r.id;
   tasks_.emplace(std::move(id), std::move(r));
   return std::nullopt;
@@ -60,15 +61,15 @@ std::vector<protocol::task_record> memory_task_store::owned_by(const std::string
 std::vector<protocol::task_record> memory_task_store::expire(clock::time_point now) {
   std::vector<protocol::task_record> gone;
   std::lock_guard<std::mutex> g(mtx_);
-  for (auto it = tasks_.begin(); it != tasks_.end();) {
-    if (it->second.created + it->second.ttl < now) {
-      if (!it->second.owner.empty() && --per_owner_[it->second.owner] == 0)
-        per_owner_.erase(it->second.owner);
-      gone.push_back(std::move(it->second));
-      it = tasks_.erase(it);
-    } else {
-      ++it;
-    }
+  while (!by_end_.empty() && by_end_.begin()->first < now) {
+    auto it = tasks_.find(by_end_.begin()->second);
+    by_end_.erase(by_end_.begin());
+    if (it == tasks_.end())
+      continue;
+    if (!it->second.owner.empty() && --per_owner_[it->second.owner] == 0)
+      per_owner_.erase(it->second.owner);
+    gone.push_back(std::move(it->second));
+    tasks_.erase(it);
   }
   return gone;
 }

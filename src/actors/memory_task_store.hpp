@@ -23,6 +23,9 @@ private:
   std::mutex mtx_;
   std::unordered_map<std::string, protocol::task_record> tasks_;
   std::unordered_map<std::string, std::size_t> per_owner_;
+  // When each task's ttl ends: expire() looks at the front only, so it can
+  // run on every request.
+  std::multimap<clock::time_point, std::string> by_end_;
 };
 
 } // namespace cafmcp::actors

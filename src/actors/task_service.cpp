@@ -290,14 +290,7 @@ void task_service::changed(const protocol::task_record& t) {
 }
 
 void task_service::sweep() {
-  auto now = clock::now();
-  {
-    std::lock_guard<std::mutex> g(mtx_);
-    if (now - last_sweep_ < std::chrono::seconds(1))
-      return;
-    last_sweep_ = now;
-  }
-  for (auto& gone : store_->expire(now)) {
+  for (auto& gone : store_->expire(clock::now())) {
     std::vector<std::function<void(protocol::outcome)>> woken;
     {
       std::lock_guard<std::mutex> g(mtx_);

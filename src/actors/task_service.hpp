@@ -83,7 +83,6 @@ private:
   std::mutex mtx_; // guards what follows
   std::map<std::string, continuation> running_;
   std::multimap<std::string, std::function<void(protocol::outcome)>> waiters_;
-  clock::time_point last_sweep_{};
 };
 
 } // namespace cafmcp::actors
