@@ -54,6 +54,17 @@ struct call_options {
   std::optional<std::chrono::milliseconds> timeout;
 };
 
+/// A task the server runs for a tools/call (2025-11-25 tasks): its status
+/// as tasks/get, tasks/cancel or tasks/list last told it.
+struct task_info {
+  std::string id;
+  std::string status; // working, input_required, completed, failed, cancelled
+  std::string status_message;
+  std::optional<std::chrono::milliseconds> poll_interval; // the server's suggestion
+  json task;                                              // the Task object as received
+  bool terminal() const;
+};
+
 class client {
 public:
   explicit client(std::unique_ptr<client_transport> transport, client_options opts = {});
@@ -102,6 +113,23 @@ public:
   /// completion/complete for a prompt argument ({"type":"ref/prompt","name":...})
   /// or template variable ({"type":"ref/resource","uri":...}).
   std::future<json> complete(json ref, std::string argument, std::string value, json context = nullptr);
+  // -- tasks (2025-11-25): calls that outlive the request and the connection --
+  /// tools/call as a task (the tool's execution.taskSupport must allow it):
+  /// the task as created. `ttl`: how long the server should keep it.
+  /// Input the task needs meanwhile reaches client_options::on_elicitation
+  /// and on_sampling like any request's; its status changes arrive as
+  /// client_event_kind::task_status events.
+  std::future<task_info> start_tool_task(std::string name, json arguments = json::object(),
+                                         std::optional<std::chrono::milliseconds> ttl = std::nullopt);
+  /// Works from any connection: the task id is what identifies it.
+  std::future<task_info> get_task(std::string id);
+  /// Waits (server-side, at most `wait`) for the task to end: its
+  /// CallToolResult, or the error it failed with.
+  std::future<json> task_result(std::string id, std::chrono::milliseconds wait = std::chrono::minutes(10));
+  std::future<task_info> cancel_task(std::string id);
+  /// This client's tasks (its session's, or its token subject's).
+  std::future<std::vector<task_info>> list_tasks();
+
   /// Any request (for methods this API does not wrap); the result object.
   std::future<json> request(std::string method, json params = json::object());
 

@@ -21,6 +21,7 @@ enum class client_event_kind {
   cache_changed,         // key: uri/name; detail: {kind, stored}
   reload_failed,         // key: the list kind; detail: {attempt, error, retrying}
   log_message,           // detail: the notification's params
+  task_status,           // key: the task id; detail: the Task (notifications/tasks/status)
   closed,                // detail: {reason}
 };
 

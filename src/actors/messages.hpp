@@ -96,6 +96,7 @@ using session_actor = caf::typed_actor<
   caf::reacts_to<forget_atom, std::string>,                      // handler stopped waiting
   caf::reacts_to<release_atom, std::string>,                     // stream of key may close
   caf::reacts_to<run_atom, call, protocol::job>,                 // a quick handler, run here
+  caf::reacts_to<tell_atom, json>,                               // a message unrelated to any request (a task's status)
   caf::reacts_to<join_atom, int>>;                               // tell the notifier again (attempt)
 
 /// What the notifier needs to deliver to a session without a hop through it.

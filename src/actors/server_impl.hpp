@@ -37,9 +37,8 @@ struct server::impl {
       if (auto r = weak.lock())
         actors::run_on_worker(*r, std::move(job), std::move(c));
     });
-    rt->tasks->set_notifier([weak](const std::string& session_id, json message) {
-      if (auto r = weak.lock())
-        caf::anon_send(r->notifier(), actors::tell_atom::value, session_id, std::move(message));
+    rt->tasks->set_notifier([](const actors::session_actor& session, json message) {
+      caf::anon_send(session, actors::tell_atom::value, std::move(message));
     });
     if (!options->cluster.url.empty()) // throws for a bad URL, before any actor exists
       rt->cluster = std::make_unique<actors::cluster_node>(*rt);

@@ -570,6 +570,10 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
         self->send(self, reply_atom::value, std::move(key), std::move(*out));
     },
     [self](join_atom, int attempt) { join_notifier(self, attempt); },
+    [self](tell_atom, json& message) {
+      if (!self->state.closed)
+        send_unrelated(self, std::move(message));
+    },
     [self](emit_atom, std::string& key, frame& f) {
       if (self->state.calls.count(key)) // progress after completion is dropped
         send_frame(self, std::move(f), routing{key, false});

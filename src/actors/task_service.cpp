@@ -262,8 +262,16 @@ protocol::outcome task_service::list(const std::string& owner, const json& param
 }
 
 void task_service::changed(const protocol::task_record& t) {
-  if (t.wire == protocol::task_wire::sessions && notify_ && !t.session_id.empty())
-    notify_(t.session_id, jsonrpc::notification_message("notifications/tasks/status", protocol::status_params(t)));
+  if (t.wire == protocol::task_wire::sessions && notify_) {
+    std::optional<session_actor> to;
+    {
+      std::lock_guard<std::mutex> g(mtx_);
+      if (auto it = running_.find(t.id); it != running_.end() && it->second.c.env)
+        to = it->second.c.env->session;
+    }
+    if (to) // a session that ended drops it
+      notify_(*to, jsonrpc::notification_message("notifications/tasks/status", protocol::status_params(t)));
+  }
   if (!protocol::is_terminal(t.status))
     return;
   std::vector<std::function<void(protocol::outcome)>> woken;

@@ -26,8 +26,8 @@ public:
   using clock = task_store::clock;
   /// Runs a task's job again (on a worker); set once by the server.
   using runner = std::function<void(protocol::job, call)>;
-  /// Sends a 2025-11-25 notification to a session by id.
-  using notifier = std::function<void(const std::string& session_id, json message)>;
+  /// Sends a 2025-11-25 notification to the session that created a task.
+  using notifier = std::function<void(const session_actor& session, json message)>;
 
   task_service(task_options limits, std::unique_ptr<task_store> store);
   void set_runner(runner r);

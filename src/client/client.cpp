@@ -328,6 +328,8 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       }
       cache.clear_resource_and_templates(uri);
       emit(client_event_kind::resource_updated, uri, params);
+    } else if (method == "notifications/tasks/status" && params.is_object()) {
+      emit(client_event_kind::task_status, member_or(params, "taskId", ""), params);
     } else if (method == "notifications/message") {
       emit(client_event_kind::log_message, member_or(params, "logger", ""), params);
     } else if (method == "notifications/progress" && params.is_object()) {
@@ -403,9 +405,10 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   }
 
   std::future<json> call(std::string method, json params,
-                         std::function<void(const json&)> on_progress = nullptr) {
+                         std::function<void(const json&)> on_progress = nullptr,
+                         std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
     return on_loop<json>([this, method = std::move(method), params = std::move(params),
-                          on_progress = std::move(on_progress)](auto p) mutable {
+                          on_progress = std::move(on_progress), timeout](auto p) mutable {
       send_request(
         method, std::move(params),
         [p](json r, std::optional<rpc_failure> f) {
@@ -414,7 +417,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
           else
             p->set_value(std::move(r));
         },
-        std::move(on_progress));
+        std::move(on_progress), timeout);
     });
   }
 
@@ -717,6 +720,67 @@ std::future<json> client::complete(json ref, std::string argument, std::string v
 
 std::future<json> client::request(std::string method, json params) {
   return impl_->call(std::move(method), std::move(params));
+}
+
+namespace {
+
+// A Task object (flat, as tasks/get and tasks/cancel answer it).
+task_info task_of(const json& t) {
+  task_info i;
+  i.id = member_or(t, "taskId", "");
+  i.status = member_or(t, "status", "");
+  i.status_message = member_or(t, "statusMessage", "");
+  if (t.contains("pollInterval") && t["pollInterval"].is_number_integer())
+    i.poll_interval = std::chrono::milliseconds(t["pollInterval"].get<std::int64_t>());
+  i.task = t;
+  return i;
+}
+
+template <class T, class F>
+std::future<T> then(std::future<json> f, F convert) {
+  return std::async(std::launch::deferred,
+                    [f = std::move(f), convert = std::move(convert)]() mutable { return convert(f.get()); });
+}
+
+} // namespace
+
+bool task_info::terminal() const { return status == "completed" || status == "failed" || status == "cancelled"; }
+
+std::future<task_info> client::start_tool_task(std::string name, json arguments,
+                                               std::optional<std::chrono::milliseconds> ttl) {
+  json task = json::object();
+  if (ttl)
+    task["ttl"] = ttl->count();
+  return then<task_info>(impl_->call("tools/call", {{"name", std::move(name)},
+                                                    {"arguments", std::move(arguments)},
+                                                    {"task", std::move(task)}}),
+                         [](json r) {
+                           if (!r.contains("task") || !r["task"].is_object())
+                             throw std::runtime_error("tools/call did not create a task: " + r.dump());
+                           return task_of(r["task"]);
+                         });
+}
+
+std::future<task_info> client::get_task(std::string id) {
+  return then<task_info>(impl_->call("tasks/get", {{"taskId", std::move(id)}}), task_of);
+}
+
+std::future<task_info> client::cancel_task(std::string id) {
+  return then<task_info>(impl_->call("tasks/cancel", {{"taskId", std::move(id)}}), task_of);
+}
+
+std::future<json> client::task_result(std::string id, std::chrono::milliseconds wait) {
+  return impl_->call("tasks/result", {{"taskId", std::move(id)}}, nullptr, wait);
+}
+
+std::future<std::vector<task_info>> client::list_tasks() {
+  return then<std::vector<task_info>>(impl_->call("tasks/list", json::object()), [](json r) {
+    std::vector<task_info> out;
+    if (r.contains("tasks") && r["tasks"].is_array())
+      for (auto& t : r["tasks"])
+        out.push_back(task_of(t));
+    return out;
+  });
 }
 
 content_cache& client::cache() { return impl_->cache; }

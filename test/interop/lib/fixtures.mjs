@@ -10,7 +10,10 @@ export const FIXTURE_TOOLS = ['test_simple_text', 'test_image_content', 'test_au
   'test_input_required_result_multiple_inputs', 'test_input_required_result_multi_round',
   'test_input_required_result_tampered_state', 'test_input_required_result_capabilities',
   'test_missing_capability', 'test_streaming_elicitation', 'test_logging_tool',
-  'test_trigger_tool_change', 'test_trigger_prompt_change',
+  'test_trigger_tool_change', 'test_trigger_prompt_change', 'test_custom_headers',
+  // tasks (examples/everything/task_fixtures.cpp)
+  'greet', 'slow_compute', 'failing_job', 'protocol_error_job', 'confirm_delete', 'multi_input',
+  'test_tool_with_task',
   'server_stats'];
 export const FIXTURE_RESOURCES = ['test://static-text', 'test://static-binary', 'test://watched-resource',
   'test://stateless-static-text'];
