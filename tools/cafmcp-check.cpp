@@ -59,7 +59,17 @@ int main(int argc, char** argv) {
   tool_opt("--add-prompt", m.add_prompt, "{name}");
   tool_opt("--update-prompt", m.update_prompt, "{name} (changes its descriptor)");
   tool_opt("--remove-prompt", m.remove_prompt, "{name}");
+  std::string task_args = "{}";
+  app.add_option("--task-tool", opts.task_tool,
+                 "the tool the tasks checks call as a task (default: the first listed that allows one "
+                 "and needs no arguments)");
+  app.add_option("--task-args", task_args, "its arguments, a JSON object")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  opts.task_arguments = cafmcp::json::parse(task_args, nullptr, false);
+  if (!opts.task_arguments.is_object()) {
+    std::cerr << "cafmcp-check: --task-args needs a JSON object\n";
+    return 2;
+  }
   if (stdio_command.empty() && opts.url.empty()) {
     std::cerr << "cafmcp-check: give --stdio \"CMD ARGS\" or --url http://HOST:PORT/mcp\n";
     return 2;

@@ -28,6 +28,7 @@ inline constexpr const char* stateless_errors =
   "2026-07-28 changelog (SEP-2164: resource not found is -32602)";
 inline constexpr const char* authorization =
   "2025-11-25 basic/authorization (RFC 9728 protected resource metadata, RFC 6750 challenges)";
+inline constexpr const char* tasks = "2025-11-25 basic/utilities/tasks (experimental, SEP-1686)";
 inline constexpr const char* cafmcp_metadata =
   "cafmcp extension (not MCP): list_changed params.operation / _meta[\"io.cafmcp/change\"]";
 } // namespace spec
@@ -47,6 +48,8 @@ void check_notification_shape(context& ctx);
 /// HTTP only: the authorization surface (metadata document, 401 challenge).
 void check_authorization(context& ctx);
 void check_operation_metadata(context& ctx);
+/// The tasks surface, when the server declares tasks for tools/call.
+void check_tasks(context& ctx);
 
 /// Every check, in order, against the server `opts` names.
 report run_checks(const options& opts);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cafmcp/client_auth.hpp"
+#include "cafmcp/json.hpp"
 
 namespace cafmcp::check {
 
@@ -42,6 +43,10 @@ struct options {
   /// watched for before it counts as never.
   std::chrono::milliseconds quiet{500};
   bool server_stderr = false; // stdio: pass the server's stderr through
+  /// The tool the tasks checks call as a task (empty: the first listed one
+  /// that allows a task and needs no arguments), and its arguments.
+  std::string task_tool;
+  json task_arguments = json::object();
   /// "2025-11-25" (sessions, subscribe) or "2026-07-28" (stateless, listen).
   std::string protocol = "2025-11-25";
 };

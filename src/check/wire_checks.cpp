@@ -93,6 +93,7 @@ report run_checks(const options& opts) {
     guarded(ctx, "subscriptions", check_subscriptions);
     guarded(ctx, "sessions", check_session_isolation);
     guarded(ctx, "streams", check_resumption);
+    guarded(ctx, "tasks", check_tasks);
     ctx.collect(ctx.primary());
     guarded(ctx, "notifications", check_notification_shape);
     guarded(ctx, "cafmcp", check_operation_metadata);
