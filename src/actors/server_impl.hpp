@@ -9,6 +9,8 @@
 #include "cafmcp/server.hpp"
 
 #include "actors/current_trace.hpp"
+#include "actors/redis_task_store.hpp"
+#include "cluster/cluster_url.hpp"
 #include "actors/runtime.hpp"
 #include "actors/worker.hpp"
 #include "actors/supervisor.hpp"
@@ -32,6 +34,16 @@ struct server::impl {
     config.set("work-stealing.moderate-poll-attempts", 0);
     system = std::make_unique<caf::actor_system>(config);
     rt = std::make_shared<actors::runtime>(*system, options);
+    if (!options->cluster.url.empty()) { // throws for a bad URL, before any actor exists
+      rt->cluster = std::make_unique<actors::cluster_node>(*rt);
+      // Clustered on Redis: tasks live there too, readable from every node.
+      auto where = cluster::parse_log_url(options->cluster.url);
+      if (auto* redis = std::get_if<cluster::redis_address>(&where))
+        rt->tasks = std::make_shared<actors::task_service>(
+          options->tasks, std::make_unique<actors::redis_task_store>(*redis, options->cluster.key_prefix,
+                                                                     rt->cluster->origin(),
+                                                                     options->cluster.log_timeout));
+    }
     std::weak_ptr<actors::runtime> weak = rt;
     rt->tasks->set_runner([weak](protocol::job job, actors::call c) {
       if (auto r = weak.lock())
@@ -40,8 +52,6 @@ struct server::impl {
     rt->tasks->set_notifier([](const actors::session_actor& session, json message) {
       caf::anon_send(session, actors::tell_atom::value, std::move(message));
     });
-    if (!options->cluster.url.empty()) // throws for a bad URL, before any actor exists
-      rt->cluster = std::make_unique<actors::cluster_node>(*rt);
     if (options->metrics)
       rt->metrics = std::make_unique<actors::server_metrics>(*options->metrics, *rt);
     supervisor = system->spawn(actors::supervisor, rt, options->supervision);

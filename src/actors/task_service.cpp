@@ -34,7 +34,64 @@ json ack() { return {{"resultType", "complete"}}; }
 } // namespace
 
 task_service::task_service(task_options limits, std::unique_ptr<task_store> store)
-  : limits_(limits), store_(std::move(store)) {}
+  : limits_(limits), store_(std::move(store)), poller_([this] { poll_remote(); }) {}
+
+task_service::~task_service() {
+  {
+    std::lock_guard<std::mutex> g(mtx_);
+    stopping_ = true;
+  }
+  poll_wake_.notify_all();
+  poller_.join();
+}
+
+// tasks/result for tasks another node runs: their end is seen by reading
+// the shared store, every poll_interval while anyone waits.
+void task_service::poll_remote() {
+  std::unique_lock<std::mutex> g(mtx_);
+  while (!stopping_) {
+    if (remote_waiters_.empty()) {
+      poll_wake_.wait(g, [this] { return stopping_ || !remote_waiters_.empty(); });
+      continue;
+    }
+    poll_wake_.wait_for(g, limits_.poll_interval, [this] { return stopping_; });
+    std::vector<std::string> ids;
+    for (auto& [id, w] : remote_waiters_)
+      if (ids.empty() || ids.back() != id)
+        ids.push_back(id);
+    g.unlock();
+    std::vector<std::pair<std::string, protocol::outcome>> ended;
+    for (auto& id : ids) {
+      auto t = store_->find(id);
+      if (!t)
+        ended.emplace_back(id, protocol::unknown_task(id));
+      else if (protocol::is_terminal(t->status)) {
+        auto out = protocol::task_outcome(*t);
+        if (auto* j = std::get_if<json>(&out))
+          ended.emplace_back(id, std::move(*j));
+        else
+          ended.emplace_back(id, std::get<jsonrpc::error>(std::move(out)));
+      }
+    }
+    std::vector<std::pair<std::function<void(protocol::outcome)>, protocol::outcome>> woken;
+    g.lock();
+    for (auto& [id, out] : ended) {
+      auto [b, e] = remote_waiters_.equal_range(id);
+      for (auto it = b; it != e; ++it)
+        woken.emplace_back(std::move(it->second), out);
+      remote_waiters_.erase(b, e);
+    }
+    g.unlock();
+    for (auto& [w, out] : woken)
+      w(std::move(out));
+    g.lock();
+  }
+  // Stopping: whoever still waits is told.
+  auto left = std::move(remote_waiters_);
+  g.unlock();
+  for (auto& [id, w] : left)
+    w(jsonrpc::error{jsonrpc::code::internal_error, "The server stopped", std::nullopt});
+}
 
 void task_service::set_runner(runner r) { run_ = std::move(r); }
 void task_service::set_notifier(notifier n) { notify_ = std::move(n); }
@@ -159,6 +216,19 @@ protocol::outcome task_service::update(const std::string& id, const json& respon
   if (!responses.is_object())
     return jsonrpc::error{jsonrpc::code::invalid_params, "tasks/update: inputResponses must be an object",
                           std::nullopt};
+  {
+    // Only the node running the handler can run it again with the input
+    // (clustered, another node may hold the task's record).
+    std::lock_guard<std::mutex> g(mtx_);
+    if (!running_.count(id)) {
+      auto t = store_->find(id);
+      if (t && !protocol::is_terminal(t->status))
+        return jsonrpc::error{jsonrpc::code::internal_error,
+                              "tasks/update: task " + id + " runs on another server node (" + t->node
+                                + "); retry, or route this client to that node",
+                              std::nullopt};
+    }
+  }
   bool resume = false;
   auto after = store_->modify(id, [&](protocol::task_record& t) {
     bool waiting = t.status == protocol::task_status::input_required
@@ -231,6 +301,11 @@ void task_service::result(const std::string& id, const std::string& who,
     std::lock_guard<std::mutex> g(mtx_);
     t = store_->find(id); // settled in between: answered below
     if (t && !protocol::is_terminal(t->status)) {
+      if (!running_.count(id)) { // another node runs it: looked at again until it ends
+        remote_waiters_.emplace(id, std::move(reply));
+        poll_wake_.notify_all();
+        return;
+      }
       waiters_.emplace(id, std::move(reply));
       return;
     }

@@ -10,10 +10,12 @@
 // process; what a later request needs to read lives in the task_store.
 // Thread-safe: workers, sessions and the server actor call it.
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <variant>
 
 #include "actors/messages.hpp"
@@ -30,6 +32,7 @@ public:
   using notifier = std::function<void(const session_actor& session, json message)>;
 
   task_service(task_options limits, std::unique_ptr<task_store> store);
+  ~task_service();
   void set_runner(runner r);
   void set_notifier(notifier n);
 
@@ -75,6 +78,7 @@ private:
   std::optional<protocol::task_record> visible(const std::string& id, const std::string& who);
   void changed(const protocol::task_record& t); // notifications, waiters, continuation
   void sweep();
+  void poll_remote();
 
   task_options limits_;
   std::unique_ptr<task_store> store_;
@@ -83,6 +87,11 @@ private:
   std::mutex mtx_; // guards what follows
   std::map<std::string, continuation> running_;
   std::multimap<std::string, std::function<void(protocol::outcome)>> waiters_;
+  // tasks/result for tasks another node runs (clustered): polled.
+  std::multimap<std::string, std::function<void(protocol::outcome)>> remote_waiters_;
+  bool stopping_ = false;
+  std::condition_variable poll_wake_;
+  std::thread poller_; // last: starts once the rest exists
 };
 
 } // namespace cafmcp::actors

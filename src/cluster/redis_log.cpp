@@ -1,29 +1,14 @@
 #include "cluster/redis_log.hpp"
 
 #include <atomic>
-#include <stdexcept>
 
 #include <hiredis/hiredis.h>
 #include <sys/socket.h>
 
+#include "cluster/redis_connection.hpp"
+
 namespace cafmcp::cluster {
 namespace {
-
-timeval to_timeval(std::chrono::milliseconds ms) {
-  return timeval{static_cast<time_t>(ms.count() / 1000),
-                 static_cast<suseconds_t>((ms.count() % 1000) * 1000)};
-}
-
-struct reply_deleter {
-  void operator()(redisReply* r) const { freeReplyObject(r); }
-};
-using reply_ptr = std::unique_ptr<redisReply, reply_deleter>;
-
-std::string_view text_of(const redisReply* r) {
-  return r && (r->type == REDIS_REPLY_STRING || r->type == REDIS_REPLY_STATUS || r->type == REDIS_REPLY_ERROR)
-           ? std::string_view(r->str, r->len)
-           : std::string_view();
-}
 
 // One stream entry [id, [field, value, ...]]: the value of field "c".
 std::optional<log_entry> entry_of(const redisReply* e) {
@@ -42,35 +27,8 @@ std::optional<log_entry> entry_of(const redisReply* e) {
 class redis_log final : public log_backend {
 public:
   redis_log(const redis_address& where, const log_settings& s)
-    : key_(s.key_prefix + ":log"), max_entries_(std::to_string(s.max_entries)), timeout_(s.timeout) {
-    ctx_ = redisConnectWithTimeout(where.host.c_str(), where.port, to_timeval(timeout_));
-    if (!ctx_ || ctx_->err) {
-      std::string why = ctx_ ? ctx_->errstr : "out of memory";
-      if (ctx_)
-        redisFree(ctx_);
-      throw std::runtime_error("redis " + where.host + ":" + std::to_string(where.port) + ": " + why);
-    }
-    redisSetTimeout(ctx_, to_timeval(timeout_));
-    if (where.password) { // the server's answer, never the password, goes in the message
-      auto r = where.user.empty() ? command({"AUTH", *where.password})
-                                  : command({"AUTH", where.user, *where.password});
-      if (!r || r->type == REDIS_REPLY_ERROR) {
-        auto why = r ? std::string(text_of(r.get())) : error();
-        redisFree(ctx_);
-        throw std::runtime_error("redis " + where.host + ":" + std::to_string(where.port) + " AUTH: " + why);
-      }
-    }
-    if (where.db != 0) {
-      auto db = std::to_string(where.db);
-      auto r = command({"SELECT", db});
-      if (!r || r->type == REDIS_REPLY_ERROR) {
-        auto why = r ? std::string(text_of(r.get())) : error();
-        redisFree(ctx_);
-        throw std::runtime_error("redis SELECT " + db + ": " + why);
-      }
-    }
-  }
-  ~redis_log() override { redisFree(ctx_); }
+    : conn_(where, s.timeout), ctx_(conn_.context()), key_(s.key_prefix + ":log"),
+      max_entries_(std::to_string(s.max_entries)), timeout_(s.timeout) {}
 
   std::size_t append(std::span<const std::string> bodies) override {
     for (auto& b : bodies) {
@@ -103,9 +61,9 @@ public:
     reply_ptr r;
     if (wait.count() > 0) {
       // The socket must outwait the server's BLOCK.
-      redisSetTimeout(ctx_, to_timeval(wait + timeout_));
+      conn_.set_timeout(wait + timeout_);
       r = command({"XREAD", "COUNT", count, "BLOCK", std::to_string(wait.count()), "STREAMS", key_, from});
-      redisSetTimeout(ctx_, to_timeval(timeout_));
+      conn_.set_timeout(timeout_);
     } else {
       r = command({"XREAD", "COUNT", count, "STREAMS", key_, from});
     }
@@ -160,18 +118,10 @@ public:
   }
 
 private:
-  reply_ptr command(std::initializer_list<std::string_view> args) {
-    std::vector<const char*> argv;
-    std::vector<std::size_t> lens;
-    for (auto a : args) {
-      argv.push_back(a.data());
-      lens.push_back(a.size());
-    }
-    return reply_ptr(static_cast<redisReply*>(
-      redisCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lens.data())));
-  }
+  reply_ptr command(std::initializer_list<std::string_view> args) { return conn_.command(args); }
 
-  redisContext* ctx_ = nullptr;
+  redis_connection conn_;
+  redisContext* ctx_; // conn_'s, for the socket and its error
   std::string key_;
   std::string max_entries_;
   std::chrono::milliseconds timeout_;

@@ -158,6 +158,76 @@ std::variant<json, jsonrpc::error> task_outcome(const task_record& t) {
 
 json status_params(const task_record& t) { return task_fields(t); }
 
+namespace {
+
+std::int64_t ms_of(task_record::clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+}
+
+task_record::clock::time_point at_ms(std::int64_t ms) {
+  return task_record::clock::time_point(std::chrono::duration_cast<task_record::clock::duration>(
+    std::chrono::milliseconds(ms)));
+}
+
+} // namespace
+
+json record_json(const task_record& t) {
+  json j = {{"id", t.id},
+            {"subject", t.subject},
+            {"owner", t.owner},
+            {"session", t.session_id},
+            {"wire", t.wire == task_wire::extension ? "extension" : "sessions"},
+            {"status", std::string(to_string(t.status))},
+            {"message", t.status_message},
+            {"created", ms_of(t.created)},
+            {"updated", ms_of(t.updated)},
+            {"ttl", t.ttl.count()},
+            {"poll", t.poll_interval.count()},
+            {"result", t.result},
+            {"inputs", t.input_requests},
+            {"answers", t.answers},
+            {"state", t.handler_state},
+            {"node", t.node}};
+  if (t.error)
+    j["error"] = error_json(*t.error);
+  return j;
+}
+
+std::optional<task_record> record_from_json(const json& j) {
+  if (!j.is_object() || !j.contains("id") || !j["id"].is_string())
+    return std::nullopt;
+  try {
+    task_record t;
+    t.id = j["id"];
+    t.subject = j.value("subject", "");
+    t.owner = j.value("owner", "");
+    t.session_id = j.value("session", "");
+    t.wire = j.value("wire", "") == "extension" ? task_wire::extension : task_wire::sessions;
+    auto status = j.value("status", "failed");
+    t.status = status == "working"          ? task_status::working
+               : status == "input_required" ? task_status::input_required
+               : status == "completed"      ? task_status::completed
+               : status == "cancelled"      ? task_status::cancelled
+                                            : task_status::failed;
+    t.status_message = j.value("message", "");
+    t.created = at_ms(j.value("created", std::int64_t{0}));
+    t.updated = at_ms(j.value("updated", std::int64_t{0}));
+    t.ttl = std::chrono::milliseconds(j.value("ttl", std::int64_t{0}));
+    t.poll_interval = std::chrono::milliseconds(j.value("poll", std::int64_t{0}));
+    t.result = j.value("result", json());
+    t.input_requests = j.value("inputs", json::object());
+    t.answers = j.value("answers", json::object());
+    t.handler_state = j.value("state", json());
+    t.node = j.value("node", "");
+    if (j.contains("error") && j["error"].is_object())
+      t.error = jsonrpc::error{j["error"].value("code", 0), j["error"].value("message", ""),
+                               j["error"].contains("data") ? std::optional<json>(j["error"]["data"]) : std::nullopt};
+    return t;
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
 jsonrpc::error unknown_task(const std::string& id) {
   return {jsonrpc::code::invalid_params, "Unknown task: " + id, json{{"taskId", id}}};
 }

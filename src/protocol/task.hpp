@@ -96,6 +96,11 @@ json status_params(const task_record& t);
 /// -32602, as the spec reserves.
 jsonrpc::error unknown_task(const std::string& id);
 
+/// The whole record as JSON, and back (a shared store keeps it so);
+/// nothing for JSON that is not one.
+json record_json(const task_record& t);
+std::optional<task_record> record_from_json(const json& j);
+
 /// ISO 8601 UTC with milliseconds ("2026-11-27T03:00:00.000Z").
 std::string iso8601(task_record::clock::time_point t);
 
