@@ -1,30 +1,18 @@
 #include "actors/cluster_node.hpp"
 
 #include <algorithm>
-#include <random>
 #include <stdexcept>
 
 #include "actors/runtime.hpp"
+#include "foundation/random_hex.hpp"
 
 namespace cafmcp::actors {
 namespace {
 
-std::string random_hex(std::size_t bytes) {
-  std::random_device rd;
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  for (std::size_t i = 0; i < bytes; ++i) {
-    auto b = rd() & 0xff;
-    out += digits[b >> 4];
-    out += digits[b & 15];
-  }
-  return out;
-}
-
 // node id "/" incarnation: a restarted node numbers its entries from 1
 // again, under a name no reader has seen.
 std::string origin_of(const cluster_options& o) {
-  return (o.node_id.empty() ? random_hex(4) : o.node_id) + "/" + random_hex(6);
+  return (o.node_id.empty() ? detail::random_hex(4) : o.node_id) + "/" + detail::random_hex(6);
 }
 
 cluster::log_settings settings_of(const cluster_options& o) {

@@ -7,15 +7,9 @@ namespace cafmcp::actors {
 std::optional<jsonrpc::error> memory_task_store::insert(protocol::task_record r, const task_options& limits) {
   std::lock_guard<std::mutex> g(mtx_);
   if (tasks_.size() >= limits.max_tasks)
-    return jsonrpc::error{jsonrpc::code::internal_error,
-                          "Too many tasks on this server (limit " + std::to_string(limits.max_tasks)
-                            + "): wait for some to expire",
-                          std::nullopt};
+    return too_many_tasks(limits.max_tasks);
   if (!r.owner.empty() && per_owner_[r.owner] >= limits.max_tasks_per_owner)
-    return jsonrpc::error{jsonrpc::code::internal_error,
-                          "Too many tasks for this client (limit " + std::to_string(limits.max_tasks_per_owner)
-                            + "): wait for some to expire",
-                          std::nullopt};
+    return too_many_tasks_of_owner(limits.max_tasks_per_owner);
   if (!r.owner.empty())
     ++per_owner_[r.owner];
   by_end_.emplace(r.created + r.ttl, r.id);

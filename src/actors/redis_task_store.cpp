@@ -76,10 +76,7 @@ std::optional<jsonrpc::error> redis_task_store::insert(protocol::task_record r, 
   while (!local_ends_.empty() && local_ends_.begin()->first < now)
     local_ends_.erase(local_ends_.begin());
   if (local_ends_.size() >= limits.max_tasks)
-    return jsonrpc::error{jsonrpc::code::internal_error,
-                          "Too many tasks on this server (limit " + std::to_string(limits.max_tasks)
-                            + "): wait for some to expire",
-                          std::nullopt};
+    return too_many_tasks(limits.max_tasks);
   r.node = node_;
   if (!r.owner.empty()) {
     auto set = prefix_ + ":owner:" + r.owner;
@@ -95,10 +92,7 @@ std::optional<jsonrpc::error> redis_task_store::insert(protocol::task_record r, 
           command({"SREM", set, id}); // expired
       }
     if (live >= limits.max_tasks_per_owner)
-      return jsonrpc::error{jsonrpc::code::internal_error,
-                            "Too many tasks for this client (limit " + std::to_string(limits.max_tasks_per_owner)
-                              + "): wait for some to expire",
-                            std::nullopt};
+      return too_many_tasks_of_owner(limits.max_tasks_per_owner);
     command({"SADD", set, r.id});
     command({"PEXPIRE", set, ms_text(limits.max_ttl)});
   }

@@ -1,9 +1,8 @@
 #include "actors/task_service.hpp"
 
-#include <sys/random.h>
-
 #include "cafmcp/json_rpc.hpp"
 
+#include "foundation/random_hex.hpp"
 #include "protocol/pagination.hpp"
 
 namespace cafmcp::actors {
@@ -12,22 +11,7 @@ namespace {
 
 // 128 random bits: the id is all a client without a token needs to read a
 // task, so it must not be guessable.
-std::string new_task_id() {
-  unsigned char raw[16];
-  std::size_t got = 0;
-  while (got < sizeof raw) {
-    auto n = ::getrandom(raw + got, sizeof raw - got, 0);
-    if (n > 0)
-      got += static_cast<std::size_t>(n);
-  }
-  static const char* hex = "0123456789abcdef";
-  std::string id = "task-";
-  for (auto b : raw) {
-    id.push_back(hex[b >> 4]);
-    id.push_back(hex[b & 15]);
-  }
-  return id;
-}
+std::string new_task_id() { return "task-" + detail::random_hex(16); }
 
 json ack() { return {{"resultType", "complete"}}; }
 

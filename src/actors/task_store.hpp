@@ -15,6 +15,10 @@
 
 namespace cafmcp::actors {
 
+/// The refusals every store gives, naming the limit.
+jsonrpc::error too_many_tasks(std::size_t limit);
+jsonrpc::error too_many_tasks_of_owner(std::size_t limit);
+
 class task_store {
 public:
   using clock = protocol::task_record::clock;
