@@ -82,6 +82,7 @@ void install_task_fixtures(cafmcp::server& srv) {
       auto seconds = args.value("seconds", 1.0);
       auto label = args.value("label", std::string("compute"));
       ctx.progress(0, 1, "started");
+      ctx.log(cafmcp::log_level::info, label + " started");
       if (!wait_unless_cancelled(ctx, std::chrono::milliseconds(static_cast<long>(seconds * 1000))))
         return tool_result::error(label + " cancelled");
       return tool_result::text(label + " done after " + std::to_string(seconds) + "s");

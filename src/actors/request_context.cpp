@@ -65,6 +65,23 @@ std::string_view capability_for(std::string_view method) {
 } // namespace
 
 void request_context::impl::emit(const json& notification) const {
+  if (!call.task_id.empty()) {
+    // The call was answered with its task. 2025-11-25: what the handler
+    // reports goes to the session unrelated to any request, naming the task.
+    // 2026-07-28: no stream outlives the request; it becomes the task's
+    // statusMessage, which tasks/get shows.
+    if (call.env->stateless) {
+      if (tasks)
+        tasks->note(call.task_id, notification);
+      return;
+    }
+    json n = notification;
+    if (!n["params"].is_object())
+      n["params"] = json::object();
+    n["params"]["_meta"][std::string(protocol::related_task_key)] = {{"taskId", call.task_id}};
+    caf::anon_send(call.env->session, actors::tell_atom::value, std::move(n));
+    return;
+  }
   caf::anon_send(call.env->session, actors::emit_atom::value, call.key,
                  std::make_shared<const std::string>(jsonrpc::wire_text(notification)));
 }

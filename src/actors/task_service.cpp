@@ -165,6 +165,26 @@ void task_service::park(const std::string& id, json requests, json answers, json
     update(id, json::object(), after->subject);
 }
 
+void task_service::note(const std::string& id, const json& notification) {
+  const json& p = notification.contains("params") ? notification["params"] : notification;
+  std::string text;
+  if (p.contains("message") && p["message"].is_string())
+    text = p["message"].get<std::string>();
+  else if (p.contains("data"))
+    text = p["data"].is_string() ? p["data"].get<std::string>() : p["data"].dump();
+  else if (p.contains("progress"))
+    text = "progress " + p["progress"].dump() + (p.contains("total") ? " of " + p["total"].dump() : "");
+  if (text.empty())
+    return;
+  store_->modify(id, [&](protocol::task_record& t) {
+    if (protocol::is_terminal(t.status))
+      return false;
+    t.status_message = text;
+    t.updated = clock::now();
+    return true;
+  });
+}
+
 void task_service::waiting_for_input(const std::string& id, bool waiting) {
   auto to = waiting ? protocol::task_status::input_required : protocol::task_status::working;
   auto after = store_->modify(id, [&](protocol::task_record& t) {

@@ -49,6 +49,9 @@ public:
   /// The handler needs input: `requests` (key -> {method, params}), with
   /// the answers it had and the state it keeps.
   void park(const std::string& id, json requests, json answers, json state);
+  /// A 2026-07-28 task's progress or log message (the notification the
+  /// handler would have sent): its text becomes the task's statusMessage.
+  void note(const std::string& id, const json& notification);
   /// 2025-11-25: a handler blocked on a request to the client.
   void waiting_for_input(const std::string& id, bool waiting);
 

@@ -39,6 +39,12 @@ TEST_F(ClientTasks, StartedTaskEndsWithItsResultAndStatusEvents) {
     statuses.push_back(e.detail.value("status", ""));
     cv.notify_all();
   });
+  std::vector<json> logs;
+  auto log_sub = c->on(client_event_kind::log_message, [&](const client_event& e) {
+    std::lock_guard<std::mutex> g(m);
+    logs.push_back(e.detail);
+    cv.notify_all();
+  });
   auto t = c->start_tool_task("slow_compute", {{"seconds", 0.05}, {"label", "cpp"}}, 60s).get();
   EXPECT_EQ(t.status, "working");
   EXPECT_FALSE(t.terminal());
@@ -51,6 +57,11 @@ TEST_F(ClientTasks, StartedTaskEndsWithItsResultAndStatusEvents) {
   EXPECT_TRUE(after.terminal());
   std::unique_lock<std::mutex> g(m);
   EXPECT_TRUE(cv.wait_for(g, 10s, [&] { return !statuses.empty() && statuses.back() == "completed"; }));
+  // What the handler logged after the call was answered still arrives, naming its task.
+  EXPECT_TRUE(cv.wait_for(g, 10s, [&] { return !logs.empty(); }));
+  ASSERT_FALSE(logs.empty());
+  EXPECT_EQ(logs[0]["data"], "cpp started");
+  EXPECT_EQ(logs[0]["_meta"]["io.modelcontextprotocol/related-task"]["taskId"], t.id);
 }
 
 TEST_F(ClientTasks, InputTheTaskAsksForIsAnsweredByTheClientsHandler) {

@@ -18,7 +18,8 @@ const json tasks_caps = {{"elicitation", json::object()},
 // A 2026-07-28 request that speaks the tasks extension.
 std::string task_body(int id, const std::string& method, json params = json::object()) {
   params["_meta"] = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
-                     {"io.modelcontextprotocol/clientCapabilities", tasks_caps}};
+                     {"io.modelcontextprotocol/clientCapabilities", tasks_caps},
+                     {"io.modelcontextprotocol/logLevel", "info"}};
   return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump();
 }
 
@@ -40,6 +41,7 @@ protected:
     t.name = "gated";
     t.tasks = task_support::optional;
     t.handler = [g = gate_](const json& args, request_context& ctx) {
+      ctx.log(log_level::emergency, "waiting at the gate");
       while (g->open.wait_for(5ms) != std::future_status::ready)
         if (ctx.cancelled()) {
           ++g->saw_cancel;
@@ -132,8 +134,11 @@ TEST_F(HttpTasks, AnExtensionTaskIsReadOnANewConnectionOnceDone) {
   ASSERT_EQ(created["result"]["resultType"], "task") << created.dump();
   std::string id = created["result"]["taskId"];
   EXPECT_EQ(created["result"]["status"], "working");
-  // The creating connection is closed; another one reads it.
-  EXPECT_EQ(stateless("tasks/get", {{"taskId", id}}, id)["result"]["status"], "working");
+  // The creating connection is closed; another one reads it, with what the
+  // handler logged since as its statusMessage.
+  auto working = get_until(id, [](const json& r) { return r["result"].contains("statusMessage"); });
+  EXPECT_EQ(working["result"]["status"], "working");
+  EXPECT_EQ(working["result"]["statusMessage"], "waiting at the gate") << working.dump();
   gate_->opened.set_value();
   auto done = get_until(id, [](const json& r) { return r["result"]["status"] == "completed"; });
   EXPECT_EQ(done["result"]["status"], "completed") << done.dump();
