@@ -1,7 +1,5 @@
 #include "actors/memory_task_store.hpp"
 
-#include <algorithm>
-
 namespace cafmcp::actors {
 
 std::optional<jsonrpc::error> memory_task_store::insert(protocol::task_record r, const task_options& limits) {
@@ -46,9 +44,6 @@ std::vector<protocol::task_record> memory_task_store::owned_by(const std::string
       if (t.owner == owner)
         out.push_back(t);
   }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-    return a.created != b.created ? a.created < b.created : a.id < b.id;
-  });
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "actors/redis_task_store.hpp"
 
+#include <algorithm>
+
 #include <hiredis/hiredis.h>
 
 namespace cafmcp::actors {
@@ -169,9 +171,6 @@ std::vector<protocol::task_record> redis_task_store::owned_by(const std::string&
   for (auto& id : ids)
     if (auto t = find(id); t && t->owner == owner)
       out.push_back(std::move(*t));
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-    return a.created != b.created ? a.created < b.created : a.id < b.id;
-  });
   return out;
 }
 

@@ -32,7 +32,7 @@ public:
   /// nothing (unchanged, or no such task).
   virtual std::optional<protocol::task_record>
   modify(const std::string& id, const std::function<bool(protocol::task_record&)>& change) = 0;
-  /// The tasks of one owner, oldest first.
+  /// The tasks of one owner, in no particular order (tasks/list orders them).
   virtual std::vector<protocol::task_record> owned_by(const std::string& owner) = 0;
   /// Forgets the tasks whose ttl ran out before `now` and returns them.
   virtual std::vector<protocol::task_record> expire(clock::time_point now) = 0;
