@@ -36,6 +36,7 @@ public:
   std::optional<protocol::task_record>
   modify(const std::string& id, const std::function<bool(protocol::task_record&)>& change) override;
   std::vector<protocol::task_record> owned_by(const std::string& owner) override;
+  bool shared() const override { return true; }
   std::vector<protocol::task_record> expire(clock::time_point now) override;
 
 private:

@@ -30,7 +30,7 @@ struct runtime {
   std::shared_ptr<worker_pool> workers = std::make_shared<worker_pool>();
   // Tasks (tool::tasks), kept in memory; the server sets how they run again.
   std::shared_ptr<task_service> tasks =
-    std::make_shared<task_service>(options->tasks, std::make_unique<memory_task_store>());
+    std::make_shared<task_service>(system, options->tasks, std::make_unique<memory_task_store>());
 
   std::atomic<std::size_t> server_restarts{0};
   std::atomic<std::size_t> notifier_restarts{0};

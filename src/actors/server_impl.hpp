@@ -40,7 +40,7 @@ struct server::impl {
       auto where = cluster::parse_log_url(options->cluster.url);
       if (auto* redis = std::get_if<cluster::redis_address>(&where))
         rt->tasks = std::make_shared<actors::task_service>(
-          options->tasks, std::make_unique<actors::redis_task_store>(*redis, options->cluster.key_prefix,
+          *system, options->tasks, std::make_unique<actors::redis_task_store>(*redis, options->cluster.key_prefix,
                                                                      rt->cluster->origin(),
                                                                      options->cluster.log_timeout));
     }

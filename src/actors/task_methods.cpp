@@ -76,9 +76,9 @@ void serve_task_method(runtime& rt, const call& c, std::function<void(protocol::
   if (m == "tasks/get")
     return answer(tasks.get(id, who));
   if (m == "tasks/cancel")
-    return answer(tasks.cancel(id, who));
+    return tasks.cancel(id, who, std::move(answer));
   if (m == "tasks/update")
-    return answer(tasks.update(id, c.params.value("inputResponses", json::object()), who));
+    return tasks.update(id, c.params.value("inputResponses", json::object()), who, std::move(answer));
   tasks.result(id, who, std::move(answer));
 }
 

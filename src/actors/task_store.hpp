@@ -36,6 +36,10 @@ public:
   virtual std::vector<protocol::task_record> owned_by(const std::string& owner) = 0;
   /// Forgets the tasks whose ttl ran out before `now` and returns them.
   virtual std::vector<protocol::task_record> expire(clock::time_point now) = 0;
+  /// True when other processes change the same records (a cluster's
+  /// store): a task's actor then looks at its record now and then, since a
+  /// tasks/cancel served by another node reaches the record, not the actor.
+  virtual bool shared() const { return false; }
 };
 
 } // namespace cafmcp::actors

@@ -7,6 +7,7 @@
 #include "cafmcp/client.hpp"
 #include "cafmcp/in_process_client_transport.hpp"
 
+#include "actors/server_access.hpp"
 #include "fixtures.hpp"
 
 namespace cafmcp::test {
@@ -96,6 +97,31 @@ TEST_F(ClientTasks, AToolThatRequiresATaskIsRefusedAsAPlainCall) {
   auto t = c->start_tool_task("failing_job").get();
   auto r = c->task_result(t.id).get();
   EXPECT_EQ(r["isError"], true); // a tool error completes the task
+}
+
+// Each task is an actor, and a temporary child: one that dies is not
+// restarted (its handler's continuation died with it), but its end is
+// recorded. The task reads failed, naming why; the handler sees
+// cancelled(); whoever waited on tasks/result is answered.
+TEST_F(ClientTasks, ATaskWhoseActorDiesReadsFailedAndItsWaiterIsAnswered) {
+  auto t = c->start_tool_task("slow_compute", {{"seconds", 30}}).get();
+  auto waiting = c->task_result(t.id);
+  auto& tasks = *server_access::of(srv).rt->tasks;
+  auto actor = tasks.actor_of(t.id);
+  ASSERT_TRUE(actor);
+  caf::anon_send_exit(*actor, caf::exit_reason::kill);
+  try {
+    waiting.get();
+    FAIL() << "tasks/result of a task whose actor died gave a result";
+  } catch (const client_error& e) {
+    EXPECT_NE(e.failure.message.find("actor ended"), std::string::npos) << e.failure.message;
+  }
+  auto after = c->get_task(t.id).get();
+  EXPECT_EQ(after.status, "failed");
+  EXPECT_NE(after.status_message.find("actor ended"), std::string::npos) << after.status_message;
+  // The others are unaffected.
+  auto next = c->start_tool_task("slow_compute", {{"seconds", 0}}).get();
+  EXPECT_EQ(c->task_result(next.id).get()["content"][0]["text"].get<std::string>().rfind("compute done", 0), 0u);
 }
 
 } // namespace
