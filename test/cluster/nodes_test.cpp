@@ -347,5 +347,51 @@ TEST(ClusterAuth, ANodeAdoptsASessionOnlyForTheSubjectThatMadeIt) {
   conn->close();
 }
 
+// Clustered on Redis, a task's record is shared but its handler runs on the
+// node that created it. A tasks/cancel served by another node changes the
+// record only; the running node's task actor, looking at its record every
+// poll interval, sees it and tells the handler (cancelled()).
+TEST(ClusterTasks, ACancelServedByAnotherNodeReachesTheHandler) {
+  redis_process redis;
+  auto opts = [&](const char* id) {
+    auto o = all_on();
+    o.cluster.url = redis.url();
+    o.cluster.node_id = id;
+    o.cluster.secret = "test secret";
+    o.tasks.poll_interval = std::chrono::milliseconds(50);
+    return o;
+  };
+  server n1(opts("n1")), n2(opts("n2"));
+  auto saw_cancel = std::make_shared<std::promise<void>>();
+  tool t;
+  t.name = "wait_for_cancel";
+  t.input_schema = {{"type", "object"}};
+  t.tasks = task_support::required;
+  t.handler = [saw_cancel](const json&, request_context& ctx) {
+    // Bounded: a handler that is never told gives up, and the test fails.
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!ctx.cancelled() && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (ctx.cancelled())
+      saw_cancel->set_value();
+    return tool_result::text("ended");
+  };
+  ASSERT_TRUE(n1.add_tool(t).get());
+  ASSERT_TRUE(n2.add_tool(t).get());
+  in_process_client c1(n1), c2(n2);
+  c1.initialize();
+  c2.initialize();
+  auto created = c1.request("tools/call", {{"name", "wait_for_cancel"}, {"arguments", json::object()},
+                                           {"task", {{"ttl", 60000}}}});
+  ASSERT_TRUE(created.contains("result")) << created.dump();
+  auto id = created["result"]["task"]["taskId"].get<std::string>();
+  auto cancelled = c2.request("tasks/cancel", {{"taskId", id}});
+  ASSERT_TRUE(cancelled.contains("result")) << cancelled.dump();
+  EXPECT_EQ(cancelled["result"]["status"], "cancelled");
+  EXPECT_EQ(saw_cancel->get_future().wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  auto read = c1.request("tasks/get", {{"taskId", id}});
+  EXPECT_EQ(read["result"]["status"], "cancelled"); // whatever the handler returned
+}
+
 } // namespace
 } // namespace cafmcp::test
