@@ -9,6 +9,8 @@
 //   clustered (cluster_node.hpp): server --publish--> log writer (a thread)
 //   log reader (a thread) --logged--> server --mark, change/updated/resync--> notifier
 //   notifier --restate/answered--> session (another node took what concerns it)
+//   task actor (one per running task) --task--> notifier (2026-07-28 listen streams)
+//   worker --settle/park/note/input--> task actor; server --update/cancel/result--> task actor
 #include <atomic>
 #include <future>
 #include <memory>
@@ -59,6 +61,7 @@ using restate_atom = caf::atom_constant<caf::atom("restate")>;
 using mark_atom = caf::atom_constant<caf::atom("mark")>;
 using answered_atom = caf::atom_constant<caf::atom("answered")>;
 using tell_atom = caf::atom_constant<caf::atom("tell")>;
+using task_atom = caf::atom_constant<caf::atom("task")>;
 
 /// Who sent a request, as the HTTP transport verified its token (null: no
 /// verifier, or not over HTTP).
@@ -213,6 +216,7 @@ using notifier_actor = caf::typed_actor<
   caf::reacts_to<tell_atom, std::string, json>, // clustered: a message to one session
   caf::replies_to<listen_atom, listen_request>::with<protocol::outcome>, // acks on the stream
   caf::reacts_to<unlisten_atom, session_actor, std::string>,             // the stream ended
+  caf::reacts_to<task_atom, std::string, json>, // a task moved: notifications/tasks to its listeners
   caf::replies_to<stats_atom>::with<server_stats>>;
 
 /// The server actor: owns the registry.

@@ -15,7 +15,15 @@ constexpr std::uint64_t listener_bit = std::uint64_t{1} << 63;
 
 void drop_listener(notifier_state& st, std::uint64_t lid) {
   st.index.drop(lid);
-  st.listeners.erase(lid);
+  auto l = st.listeners.find(lid);
+  if (l == st.listeners.end())
+    return;
+  for (auto& task : l->second.req.filter.task_ids) {
+    auto [from, to] = st.task_listeners.equal_range(task);
+    for (auto it = from; it != to;)
+      it = it->second == lid ? st.task_listeners.erase(it) : std::next(it);
+  }
+  st.listeners.erase(l);
 }
 
 void forget(notifier_state& st, std::uint64_t id) {
@@ -379,10 +387,26 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self, std:
         st.index.drop(lid);
         return jsonrpc::error{jsonrpc::code::internal_error, "connection gone", std::nullopt};
       }
+      for (auto& task : req.filter.task_ids)
+        st.task_listeners.emplace(task, lid);
       st.listeners_of_session.emplace(session, lid);
       st.listeners.emplace(lid, notifier_state::listener{std::move(req), session});
       update_gauges(*rt);
       return json::object();
+    },
+    // 2026-07-28: a task moved; its listeners get it as tasks/get would
+    // show it now. Its last move (terminal) is its last notification.
+    [self, rt](task_atom, std::string& task, json& detailed) {
+      auto& st = *rt->notifier_data;
+      auto [from, to] = st.task_listeners.equal_range(task);
+      std::vector<notifier_state::listener*> listeners;
+      for (auto it = from; it != to; ++it)
+        if (auto l = st.listeners.find(it->second); l != st.listeners.end())
+          listeners.push_back(&l->second);
+      if (listeners.empty())
+        return;
+      broadcast(self, *rt, protocol::task_notification(std::move(detailed)), {"notifications/tasks", {}, {}},
+                trace_context{}, {}, listeners, std::nullopt);
     },
     [rt](unlisten_atom, session_actor& s, std::string& key) {
       unlisten(*rt->notifier_data, s.id(), key);

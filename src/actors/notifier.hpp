@@ -32,6 +32,8 @@ struct notifier_state {
   };
   std::unordered_map<std::uint64_t, listener> listeners;
   std::unordered_multimap<std::uint64_t, std::uint64_t> listeners_of_session;
+  // The listen streams following each task (their filter's taskIds).
+  std::unordered_multimap<std::string, std::uint64_t> task_listeners;
   std::uint64_t next_listener = 0;
   protocol::subscription_index index;
   // Clustered: the log entry being told now (its k unused).

@@ -52,6 +52,14 @@ struct server::impl {
     rt->tasks->set_notifier([](const actors::session_actor& session, json message) {
       caf::anon_send(session, actors::tell_atom::value, std::move(message));
     });
+    // 2026-07-28 listen streams follow tasks by id: each move goes to the
+    // notifier as tasks/get would show it (built here, on the task's actor).
+    rt->tasks->set_watcher([weak](const protocol::task_record& t) {
+      if (t.wire != protocol::task_wire::extension)
+        return;
+      if (auto r = weak.lock())
+        caf::anon_send(r->notifier(), actors::task_atom::value, t.id, protocol::task_view(t));
+    });
     if (options->metrics)
       rt->metrics = std::make_unique<actors::server_metrics>(*options->metrics, *rt);
     supervisor = system->spawn(actors::supervisor, rt, options->supervision);

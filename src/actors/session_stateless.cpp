@@ -27,7 +27,7 @@ protocol::outcome finish_stateless(self_ptr self, const std::string& key, protoc
 // A subscriptions/listen stream: registered with the notifier, which sends
 // the acknowledgement first; the request stays open until the client
 // cancels it or leaves.
-void listen(self_ptr self, const jsonrpc::request& req, const std::string& key) {
+void listen(self_ptr self, const jsonrpc::request& req, const std::string& key, const json& client_capabilities) {
   auto& st = self->state;
   const auto& opts = *st.rt->options;
   auto parsed = protocol::read_listen_filter(req.params.value_or(json::object()), opts.max_uris_per_listener);
@@ -39,6 +39,15 @@ void listen(self_ptr self, const jsonrpc::request& req, const std::string& key) 
     filter.uris.clear();
   else if (opts.subscribable)
     std::erase_if(filter.uris, [&](const std::string& u) { return !opts.subscribable(u); });
+  // Task notifications are the tasks extension's: a client that asks for
+  // them without declaring it is refused (-32021), as the extension says;
+  // only the tasks this caller may read are followed.
+  if (!filter.task_ids.empty()) {
+    if (auto refused = protocol::extension_refusal(client_capabilities))
+      return fail(self, req.id, *refused);
+    std::string who = st.caller ? st.caller->subject : std::string();
+    std::erase_if(filter.task_ids, [&](const std::string& id) { return !st.rt->tasks->visible_to(id, who); });
+  }
   st.listens.insert(key);
   self
     ->request(st.rt->notifier(), ask_timeout, listen_atom::value,
@@ -69,9 +78,9 @@ void serve_stateless(self_ptr self, jsonrpc::request& req, const std::string& ke
                 error_of(jsonrpc::code::method_not_found, "Method not found: " + req.method
                                                             + " is not part of protocol "
                                                             + std::string(stateless_protocol_version)));
-  if (req.method == "subscriptions/listen")
-    return listen(self, req, key);
   auto& m = std::get<protocol::request_meta>(meta);
+  if (req.method == "subscriptions/listen")
+    return listen(self, req, key, m.client_capabilities);
   auto env = std::make_shared<session_env>();
   env->session = handle_of(self);
   env->session_id = st.id;

@@ -48,19 +48,27 @@ std::variant<listen_filter, jsonrpc::error> read_listen_filter(const json& param
   if (!flag("toolsListChanged", f.tools) || !flag("promptsListChanged", f.prompts)
       || !flag("resourcesListChanged", f.resources))
     return bad("the *ListChanged fields must be booleans");
-  if (auto it = n.find("resourceSubscriptions"); it != n.end()) {
+  auto strings = [&](const char* name, const char* what, std::vector<std::string>& out) -> std::optional<jsonrpc::error> {
+    auto it = n.find(name);
+    if (it == n.end())
+      return std::nullopt;
     if (!it->is_array())
-      return bad("resourceSubscriptions must be an array of URIs");
+      return bad(std::string(name) + " must be an array of " + what);
     if (it->size() > max_uris)
-      return bad("too many resourceSubscriptions (" + std::to_string(it->size()) + "; limit "
+      return bad("too many " + std::string(name) + " (" + std::to_string(it->size()) + "; limit "
                    + std::to_string(max_uris) + " per listener)",
                  json{{"limit", max_uris}});
     for (auto& u : *it) {
       if (!u.is_string())
-        return bad("resourceSubscriptions must be an array of URIs");
-      f.uris.push_back(u.get<std::string>());
+        return bad(std::string(name) + " must be an array of " + what);
+      out.push_back(u.get<std::string>());
     }
-  }
+    return std::nullopt;
+  };
+  if (auto err = strings("resourceSubscriptions", "URIs", f.uris))
+    return *err;
+  if (auto err = strings("taskIds", "task ids", f.task_ids))
+    return *err;
   return f;
 }
 
@@ -74,6 +82,8 @@ json listen_acknowledgement(const listen_filter& honoured, const json& id) {
     n["resourcesListChanged"] = true;
   if (!honoured.uris.empty())
     n["resourceSubscriptions"] = honoured.uris;
+  if (!honoured.task_ids.empty())
+    n["taskIds"] = honoured.task_ids;
   return jsonrpc::notification_message(
     "notifications/subscriptions/acknowledged",
     {{"_meta", {{std::string(meta_subscription_id), id}}}, {"notifications", n}});
@@ -81,6 +91,11 @@ json listen_acknowledgement(const listen_filter& honoured, const json& id) {
 
 json listen_completion(const json& id) {
   return {{"_meta", {{std::string(meta_subscription_id), id}}}, {"resultType", "complete"}};
+}
+
+json task_notification(json detailed_task) {
+  detailed_task.erase("resultType");
+  return jsonrpc::notification_message("notifications/tasks", std::move(detailed_task));
 }
 
 std::string spliced_notification::with(std::string_view id_json) const {

@@ -21,12 +21,15 @@ struct listen_filter {
   bool prompts = false;          // notifications/prompts/list_changed
   bool resources = false;        // notifications/resources/list_changed
   std::vector<std::string> uris; // notifications/resources/updated for these
+  // notifications/tasks for these (the io.modelcontextprotocol/tasks
+  // extension); honoured only for a client that declares it.
+  std::vector<std::string> task_ids;
 
   bool wants(item_kind k) const;
 };
 
 /// Reads `params.notifications`: -32602 when it is malformed or names more
-/// than `max_uris` resource URIs.
+/// than `max_uris` resource URIs (or task ids).
 std::variant<listen_filter, jsonrpc::error> read_listen_filter(const json& params, std::size_t max_uris);
 
 /// `notifications/subscriptions/acknowledged` for subscription `id`, listing
@@ -37,6 +40,10 @@ json listen_acknowledgement(const listen_filter& honoured, const json& id);
 /// down, or the client's input ended): a client tells it from a stream
 /// that merely broke, which carries no response.
 json listen_completion(const json& id);
+
+/// `notifications/tasks` for a task as tasks/get shows it now (the
+/// DetailedTask, without the result's `resultType`).
+json task_notification(json detailed_task);
 
 /// A notification serialized once, with the place where a listener's
 /// subscription id goes: every listener's bytes are prefix + id + suffix.

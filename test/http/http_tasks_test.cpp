@@ -190,6 +190,38 @@ TEST_F(HttpTasks, TheExtensionIsRequiredForItsMethodsAndRequiredTasks) {
   EXPECT_EQ(sync["result"]["content"][0]["text"], "opened for sync");
 }
 
+// 2026-07-28: a listen stream names the tasks it follows (taskIds); each
+// move of one arrives as notifications/tasks, the DetailedTask tasks/get
+// would give, under the stream's subscription id. An id the caller cannot
+// read is not acknowledged; a client without the extension is refused.
+TEST_F(HttpTasks, AListenStreamFollowsTheTasksItNames) {
+  auto created = stateless("tools/call", {{"name", "gated"}, {"arguments", {{"label", "L"}}}}, "gated");
+  std::string id = created["result"]["taskId"];
+  raw_http listener(port);
+  listener.send("POST",
+                task_body(40, "subscriptions/listen", {{"notifications", {{"taskIds", {id, "task-unknown"}}}}}),
+                stateless_headers("subscriptions/listen"));
+  ASSERT_EQ(listener.read_reply().status, 200);
+  auto ack = listener.next_event();
+  ASSERT_TRUE(ack);
+  EXPECT_EQ(json::parse(ack->data)["params"]["notifications"], json({{"taskIds", {id}}}));
+  gate_->opened.set_value();
+  auto n = listener.next_event();
+  ASSERT_TRUE(n);
+  auto m = json::parse(n->data);
+  EXPECT_EQ(m["method"], "notifications/tasks");
+  EXPECT_EQ(m["params"]["taskId"], id);
+  EXPECT_EQ(m["params"]["status"], "completed");
+  EXPECT_EQ(m["params"]["result"]["content"][0]["text"], "opened for L");
+  EXPECT_EQ(m["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 40);
+  EXPECT_FALSE(m["params"].contains("resultType"));
+
+  raw_http plain(port);
+  auto refused = post(plain, stateless_body(41, "subscriptions/listen", {{"notifications", {{"taskIds", {id}}}}}),
+                      stateless_headers("subscriptions/listen"));
+  EXPECT_EQ(refused["error"]["code"], -32021) << refused.dump();
+}
+
 class HttpTaskLimits : public HttpTasks {
 protected:
   task_options limits() override {

@@ -50,6 +50,28 @@ TEST(ListenAck, ListsTheHonouredSubsetUnderTheSubscriptionId) {
             json({{"promptsListChanged", true}, {"resourceSubscriptions", {"a://x"}}}));
 }
 
+// The tasks extension's part: taskIds, bounded like the URIs, listed in
+// the acknowledgement; each notification is the DetailedTask without the
+// result's resultType.
+TEST(ListenTasks, TaskIdsAreReadBoundedAndAcknowledged) {
+  auto f = filter_of({{"notifications", {{"taskIds", {"task-1", "task-2"}}}}});
+  EXPECT_EQ(f.task_ids, (std::vector<std::string>{"task-1", "task-2"}));
+  auto over = read_listen_filter({{"notifications", {{"taskIds", {"a", "b", "c"}}}}}, 2);
+  ASSERT_TRUE(std::holds_alternative<jsonrpc::error>(over));
+  EXPECT_NE(std::get<jsonrpc::error>(over).message.find("too many taskIds"), std::string::npos);
+  auto wrong = read_listen_filter({{"notifications", {{"taskIds", "task-1"}}}}, 10);
+  ASSERT_TRUE(std::holds_alternative<jsonrpc::error>(wrong));
+  EXPECT_EQ(std::get<jsonrpc::error>(wrong).code, -32602);
+  f.task_ids = {"task-2"}; // the honoured subset
+  EXPECT_EQ(listen_acknowledgement(f, json(3))["params"]["notifications"], json({{"taskIds", {"task-2"}}}));
+  auto n = task_notification({{"resultType", "complete"}, {"taskId", "task-2"}, {"status", "completed"},
+                              {"result", {{"content", json::array()}}}});
+  EXPECT_EQ(n["method"], "notifications/tasks");
+  EXPECT_FALSE(n["params"].contains("resultType"));
+  EXPECT_EQ(n["params"]["status"], "completed");
+  EXPECT_TRUE(n["params"].contains("result"));
+}
+
 // What tells a client its subscription ended on purpose (a shutdown), and
 // which subscription: the official SDK's SubscriptionsListenResult shape.
 TEST(ListenCompletion, NamesTheSubscriptionAndIsComplete) {
