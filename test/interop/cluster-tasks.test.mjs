@@ -1,5 +1,6 @@
 // Tasks in a cluster on Redis: a task one node runs is read, and its result
-// waited for, from another node; when the node running a task is killed
+// waited for, from another node; a finished task's result is fetched from
+// another node after its own was killed; when the node running a task is killed
 // (SIGKILL: no goodbye), the others see the task failed, naming the node,
 // instead of working forever.
 import { test, describe, before, after } from 'node:test';
@@ -38,6 +39,29 @@ describe('tasks across the nodes of a cluster', () => {
     assert.match(textOf(result), /roaming done/);
     assert.equal(result._meta['io.modelcontextprotocol/related-task'].taskId, task.taskId);
     assert.equal((await b.client.experimental.tasks.getTask(task.taskId)).status, 'completed');
+  });
+
+  test('a result outlives its connection and its node: fetched from another node after kill -9', async () => {
+    const n3 = await startNode(redis.url, 'n3');
+    try {
+      const c = await connectHttp(n3.url);
+      const task = await startTask(c.client, { seconds: 0.2, label: 'survivor' });
+      await c.close(); // the connection drops mid-task
+      // Waited for on n2 (answered once n3 ends the task), then n3 dies without a goodbye.
+      const early = await b.client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+      assert.match(textOf(early), /survivor done/);
+      await n3.kill(); // SIGKILL, and returns once the process is gone
+      const d = await connectHttp(n2.url);
+      try {
+        const late = await d.client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+        assert.deepEqual(late, early);
+        assert.equal((await d.client.experimental.tasks.getTask(task.taskId)).status, 'completed');
+      } finally {
+        await d.close().catch(() => {});
+      }
+    } finally {
+      await n3.kill().catch(() => {});
+    }
   });
 
   test('the task of a killed node is failed, never working forever', async () => {
