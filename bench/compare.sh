@@ -21,7 +21,7 @@ if [[ ! -f "$root/build/build.ninja" ]]; then
   cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
 cmake --build "$root/build" -j "${CAFMCP_JOBS:-2}" --target everything-server cafmcp-load sse-socket-floor \
-  caf-fanout-floor cafmcp-micro bench-tracing-cost bench-inprocess-memory >/dev/null
+  caf-fanout-floor http-request-floor stdio-echo-floor cafmcp-micro bench-tracing-cost bench-inprocess-memory >/dev/null
 
 cafmcp="$bin/everything-server --http --port 0"
 # Tracing on: always_on (the default sampler follows the request spans,
@@ -145,6 +145,9 @@ for round in $(seq "${ROUNDS_EACH:-2}"); do
   load cafmcp_storm_traced "$cafmcp_traced" -k "$K" -m $((M * 16)) -w 16 -u 4 --window 32
   load cafmcp_storm_traced_piped "$cafmcp_traced_piped" -k "$K" -m $((M * 16)) -w 16 -u 4 --window 32
   load ts_storm "$ts" -k "$K" -m $((M * 4)) -w 16 -u 4 --window 32
+  # Floors (c) and (d): a bare server answering the same load (limits/).
+  load floor_requests "$bin/http-request-floor" --mode requests -c 16 --duration "$DUR"
+  load floor_stdio "$bin/stdio-echo-floor" --stdio -k 1 -m $((M * 20))
   load cafmcp_requests "$cafmcp" --mode requests -c 16 --duration "$DUR"
   load cafmcp_requests_threaded "$cafmcp --threaded-handlers" --mode requests -c 16 --duration "$DUR"
   # Every request carries a JWT the server verifies (ES256 against the

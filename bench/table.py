@@ -64,10 +64,13 @@ rows.append(("  p99 mutation->delivery latency (us)", get("cafmcp_fanout", "p99_
 rows.append(("  p50 latency (us)", get("cafmcp_fanout", "p50_us"), get("ts_fanout", "p50_us"), get(paced, "p50_us"), ""))
 rows.append((f"HTTP storm, {k} sessions, 16 drivers x window 32 (notif/s)", get("cafmcp_storm"), get("ts_storm"), sse, ">= 1.5x floor(b)"))
 rows.append(("  p99 latency (us)", get("cafmcp_storm", "p99_us"), get("ts_storm", "p99_us"), None, ""))
-rows.append(("stdio, 1 session, one update at a time (notif/s)", get("cafmcp_stdio"), get("ts_stdio"), None, ""))
-rows.append(("  p99 latency (us)", get("cafmcp_stdio", "p99_us"), get("ts_stdio", "p99_us"), None, ""))
-rows.append(("tools/call, 16 clients, quick tool (req/s)", get("cafmcp_requests"), get("ts_requests"), None, ">= 10x TS"))
-rows.append(("  p99 request latency (us)", get("cafmcp_requests", "p99_us"), get("ts_requests", "p99_us"), None, ""))
+rows.append(("stdio, 1 session, one update at a time (notif/s)", get("cafmcp_stdio"), get("ts_stdio"), get("floor_stdio"),
+             ">= 3x TS, >= 0.5x floor(d)"))
+rows.append(("  p99 latency (us)", get("cafmcp_stdio", "p99_us"), get("ts_stdio", "p99_us"), get("floor_stdio", "p99_us"), ""))
+rows.append(("tools/call, 16 clients, quick tool (req/s)", get("cafmcp_requests"), get("ts_requests"), get("floor_requests"),
+             ">= 10x TS, >= 0.75x floor(c)"))
+rows.append(("  p99 request latency (us)", get("cafmcp_requests", "p99_us"), get("ts_requests", "p99_us"),
+             get("floor_requests", "p99_us"), ""))
 rows.append(("  the same tool on a handler thread (req/s)", get("cafmcp_requests_threaded"), get("ts_requests"), None, ""))
 rows.append(("  the same, each request with a JWT verified (req/s)", get("cafmcp_requests_jwt"), get("ts_requests"), None, ""))
 rows.append((f"In-process fan-out, notifier -> {get('floor_caf', 'actors')} sessions (deliv/s)", get("cafmcp_notifier"), None, caf,
@@ -107,6 +110,10 @@ if paced in runs:
           f"to {get(paced, 'sockets')} sockets, latency p50 {fmt(get(paced, 'p50_us'))} us, "
           f"p99 {fmt(get(paced, 'p99_us'))} us{versus_ts}")
 print(f"floor (a): one shared payload to {get('floor_caf', 'actors')} CAF actors: {fmt(caf)}/s")
+print(f"floor (c): a bare one-thread Asio HTTP/1.1 server answering each POST with a fixed JSON-RPC body: "
+      f"{fmt(get('floor_requests'))} req/s, p99 {fmt(get('floor_requests', 'p99_us'))} us")
+print(f"floor (d): a process answering each stdin line on stdout (no parse, one write per read): "
+      f"{fmt(get('floor_stdio'))} notif/s one update at a time, p99 {fmt(get('floor_stdio', 'p99_us'))} us")
 print()
 print("| metric | cafmcp | TS SDK 1.32.2 | floor | cafmcp/TS | cafmcp/floor | target |")
 print("|---|---:|---:|---:|---:|---:|---|")
@@ -144,6 +151,7 @@ if any(label in runs for label, _, _, _ in cluster_rows):
 print()
 print("correctness (0 lost / duplicated / out of order):",
       ", ".join(f"{l}: {correctness(l)}" for l in ["cafmcp_fanout", "ts_fanout", "cafmcp_storm", "ts_storm", "cafmcp_stdio", "ts_stdio",
+                                                    "floor_stdio",
                                                     "cafmcp_fanout_traced", "cafmcp_storm_traced",
                                                     "cafmcp_storm_traced_piped", "cafmcp_fanout_clustered",
                                                     "cafmcp_fanout_haproxy", "cafmcp_fanout_3_nodes", "cafmcp_storm_3_nodes"]))

@@ -1,4 +1,5 @@
 """table.py against a recorded compare.sh run (testdata/compare_results.jsonl:
+(its floor (c) and (d) lines recorded later, from the floors' first run),
 one round of a real run, plus a second round with a traced storm whose server
 dropped spans and a TS fan-out that lost a notification, and two more rounds
 of the fan-out pair, made up so that the best untraced round (lucky) and the
@@ -37,6 +38,14 @@ def expect(cond, what):
 quick = rows["tools/call, 16 clients, quick tool (req/s)"]
 ratio = runs["cafmcp_requests"]["rate_per_s"] / runs["ts_requests"]["rate_per_s"]
 expect(quick[3] == f"{ratio:.2f}x", f"tools/call ratio {quick[3]} != {ratio:.2f}x")
+# tools/call and stdio are read against floors (c) and (d), measured in the same run.
+expect(quick[2] == f"{runs['floor_requests']['rate_per_s']:,.0f}", f"tools/call floor column {quick[2]}")
+expect(quick[4] == f"{runs['cafmcp_requests']['rate_per_s'] / runs['floor_requests']['rate_per_s']:.2f}x",
+       f"tools/call against floor (c) {quick[4]}")
+stdio = rows["stdio, 1 session, one update at a time (notif/s)"]
+expect(stdio[4] == f"{runs['cafmcp_stdio']['rate_per_s'] / runs['floor_stdio']['rate_per_s']:.2f}x",
+       f"stdio against floor (d) {stdio[4]}")
+expect(any(line.startswith("floor (c):") for line in out.splitlines()), "floor (c) is not described")
 fanout = rows["HTTP fan-out, 500 sessions, one update at a time (notif/s)"]
 floor = runs["cafmcp_fanout"]["rate_per_s"] / runs["floor_sse"]["rate_per_s"]
 expect(fanout[4] == f"{floor:.2f}x", f"fan-out/floor {fanout[4]} != {floor:.2f}x")

@@ -1,0 +1,88 @@
+// Floor (d): stdio with nothing behind it. A process that answers each
+// line read from its stdin pipe on stdout: blocking read(2) of whatever is
+// there, every whole line answered, one write(2) for all the answers. No
+// JSON parse (the id and the uri are copied out by a scan), no session, no
+// actor, no thread hand-off: what a line-in, lines-out round trip costs on
+// this machine. cafmcp-load --stdio drives it as it drives the servers; a
+// tools/call of update_resource answers with notifications/resources/updated
+// for its uri and then the result, as an MCP server would, so the stdio
+// fan-out row reads cafmcp's notifications/s against it.
+//
+//   stdio-echo-floor
+#include <cerrno>
+#include <string>
+#include <string_view>
+
+#include <unistd.h>
+
+namespace {
+
+constexpr std::string_view init_result =
+  R"({"protocolVersion":"2025-11-25","capabilities":{"tools":{},"resources":{"subscribe":true}},)"
+  R"("serverInfo":{"name":"stdio-echo-floor","version":"1"}})";
+
+// The text of `"key":` in `line`: a string's contents, or a number.
+std::string_view field(std::string_view line, std::string_view quoted_key) {
+  auto at = line.find(quoted_key);
+  if (at == std::string_view::npos)
+    return {};
+  at += quoted_key.size();
+  if (at < line.size() && line[at] == '"') {
+    auto end = line.find('"', at + 1);
+    return line.substr(at, end + 1 - at); // with its quotes
+  }
+  return line.substr(at, line.find_first_of(",}", at) - at);
+}
+
+void answer(std::string_view line, std::string& out) {
+  auto id = field(line, "\"id\":");
+  if (id.empty())
+    return; // a notification
+  std::string_view result = "{}";
+  if (line.find(R"("method":"initialize")") != std::string_view::npos) {
+    result = init_result;
+  } else if (line.find(R"("method":"tools/call")") != std::string_view::npos) {
+    result = R"({"content":[]})";
+    if (line.find(R"("name":"update_resource")") != std::string_view::npos) {
+      auto uri = field(line, "\"uri\":");
+      out.append(R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":)")
+        .append(uri)
+        .append("}}\n");
+    }
+  }
+  out.append(R"({"jsonrpc":"2.0","id":)").append(id).append(R"(,"result":)").append(result).append("}\n");
+}
+
+bool write_all(const std::string& out) {
+  for (std::size_t done = 0; done < out.size();) {
+    auto n = ::write(1, out.data() + done, out.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+} // namespace
+
+int main() {
+  std::string in, out;
+  char chunk[65536];
+  for (;;) {
+    auto n = ::read(0, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return 0; // stdin closed: done
+    in.append(chunk, static_cast<std::size_t>(n));
+    std::size_t used = 0;
+    for (std::size_t nl; (nl = in.find('\n', used)) != std::string::npos; used = nl + 1)
+      answer(std::string_view(in).substr(used, nl - used), out);
+    in.erase(0, used);
+    if (!out.empty() && !write_all(out))
+      return 1;
+    out.clear();
+  }
+}
