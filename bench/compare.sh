@@ -6,6 +6,7 @@
 #   bench/compare.sh            # full sizes (the BENCHMARKS.md table)
 #   QUICK=1 bench/compare.sh    # small sizes, a smoke run of the script itself
 #   ROUNDS_EACH=3 bench/compare.sh  # rounds (default 2); the table keeps the best
+#   SCALE=1 bench/compare.sh    # also 10,000 sessions (about 7 more minutes a round)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin="$root/build/bin"
@@ -159,6 +160,18 @@ for round in $(seq "${ROUNDS_EACH:-2}"); do
   load ts_stdio "node $root/bench/peers/ts/server.mjs --stdio" --stdio -k 1 -m $((M * 20))
   load cafmcp_idle "$cafmcp" -k "$KMEM" -m 0 --setup-parallel 32
   load ts_idle "$ts" -k "$KMEM_TS" -m 0 --setup-parallel 32
+  if [[ -n "${SCALE:-}" ]]; then
+    # 10,000 sessions with GET streams (minutes: the TS SDK's storm alone
+    # takes five). Floor (b) holds both ends of its sockets in one process,
+    # so the open-file limit caps it: as close to 10,000 as the limit allows.
+    nfloor=$(( ($(ulimit -n) - 64) / 2 )); (( nfloor > 10000 )) && nfloor=10000
+    "$bin/sse-socket-floor" "$nfloor" 20 --json | sed 's/^{/{"label":"floor_sse_10k",/' >>"$results"
+    big="$cafmcp --max-connections 30000"
+    load cafmcp_fanout_10k "$big" -k 10000 -m 60 --setup-parallel 32
+    load cafmcp_storm_10k "$big" -k 10000 -m 640 -w 16 -u 4 --window 32 --setup-parallel 32
+    load ts_fanout_10k "$ts" -k 10000 -m 20 --setup-parallel 32 --timeout 60
+    load ts_storm_10k "$ts" -k 10000 -m 160 -w 16 -u 4 --window 32 --setup-parallel 32 --timeout 60
+  fi
 done
 
 echo "in-process ..." >&2

@@ -73,6 +73,13 @@ rows.append(("  p99 request latency (us)", get("cafmcp_requests", "p99_us"), get
              get("floor_requests", "p99_us"), ""))
 rows.append(("  the same tool on a handler thread (req/s)", get("cafmcp_requests_threaded"), get("ts_requests"), None, ""))
 rows.append(("  the same, each request with a JWT verified (req/s)", get("cafmcp_requests_jwt"), get("ts_requests"), None, ""))
+if "cafmcp_fanout_10k" in runs:
+    big = get("floor_sse_10k")
+    rows.append((f"HTTP fan-out, 10,000 sessions, one update at a time (notif/s; floor at {get('floor_sse_10k', 'sockets')} sockets)",
+                 get("cafmcp_fanout_10k"), get("ts_fanout_10k"), big, ">= 0.8x floor(b) at 10,000"))
+    rows.append(("  p99 latency at 10,000 sessions (us)", get("cafmcp_fanout_10k", "p99_us"), get("ts_fanout_10k", "p99_us"), None, ""))
+    rows.append(("HTTP storm, 10,000 sessions, 16 drivers x window 32 (notif/s)", get("cafmcp_storm_10k"),
+                 get("ts_storm_10k"), big, ">= 2x floor(b) at 10,000"))
 rows.append((f"In-process fan-out, notifier -> {get('floor_caf', 'actors')} sessions (deliv/s)", get("cafmcp_notifier"), None, caf,
              ">= 0.5x floor(a)"))
 rows.append((f"KiB per idle HTTP session with GET stream ({get('cafmcp_idle', 'sessions')} cafmcp / {get('ts_idle', 'sessions')} TS)",
@@ -151,7 +158,8 @@ if any(label in runs for label, _, _, _ in cluster_rows):
 print()
 print("correctness (0 lost / duplicated / out of order):",
       ", ".join(f"{l}: {correctness(l)}" for l in ["cafmcp_fanout", "ts_fanout", "cafmcp_storm", "ts_storm", "cafmcp_stdio", "ts_stdio",
-                                                    "floor_stdio",
+                                                    "floor_stdio", "cafmcp_fanout_10k", "cafmcp_storm_10k",
+                                                    "ts_fanout_10k", "ts_storm_10k",
                                                     "cafmcp_fanout_traced", "cafmcp_storm_traced",
                                                     "cafmcp_storm_traced_piped", "cafmcp_fanout_clustered",
                                                     "cafmcp_fanout_haproxy", "cafmcp_fanout_3_nodes", "cafmcp_storm_3_nodes"]))
