@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cafmcp/otel/otlp_metrics_json.hpp"
+#include "cafmcp/otel/otlp_metrics_protobuf.hpp"
 
 #include "environment_variables.hpp"
 #include "otlp_sender.hpp"
@@ -27,23 +28,24 @@ std::size_t points_in(const metric_batch& b) {
 
 otlp_http_metric_exporter::otlp_http_metric_exporter(otlp_http_options opts, resource res,
                                                      instrumentation_scope scope)
-  : resource_(std::move(res)), scope_(std::move(scope)), sender_(std::make_unique<detail::otlp_sender>([&] {
-      opts.protocol = otlp_protocol::http_json; // the only encoding metrics have here
-      return std::move(opts);
-    }())) {}
+  : resource_(std::move(res)), scope_(std::move(scope)), protocol_(opts.protocol),
+    sender_(std::make_unique<detail::otlp_sender>(std::move(opts))) {}
 
 otlp_http_metric_exporter::~otlp_http_metric_exporter() = default;
 
 std::size_t otlp_http_metric_exporter::requests() const { return sender_->requests(); }
 
 bool otlp_http_metric_exporter::export_metrics(const metric_batch& batch, deadline until) {
-  auto reply = sender_->post(encode_otlp_metrics_json(resource_, scope_, batch), "application/json",
+  bool binary = protocol_ == otlp_protocol::http_protobuf;
+  auto reply = sender_->post(binary ? encode_otlp_metrics_protobuf(resource_, scope_, batch)
+                                    : encode_otlp_metrics_json(resource_, scope_, batch),
+                             binary ? "application/x-protobuf" : "application/json",
                              std::to_string(points_in(batch)) + " data points", until);
   if (!reply)
     return false;
-  // partialSuccess: reported, never retried (JSON: the only encoding here).
-  rejected_ += detail::report_partial_success(
-    detail::partial_success_in(*reply, otlp_protocol::http_json, "rejectedDataPoints"), "data points");
+  // partialSuccess: reported, never retried.
+  rejected_ += detail::report_partial_success(detail::partial_success_in(*reply, protocol_, "rejectedDataPoints"),
+                                              "data points");
   return true;
 }
 

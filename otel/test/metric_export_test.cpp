@@ -88,7 +88,7 @@ TEST(PeriodicMetricReader, ExportsTheRegistryToV1MetricsRetriedAndAtShutdown) {
   calls.with({"a"}).add(7);
   otlp_http_options o;
   o.endpoint = rx.url("/v1/metrics");
-  o.protocol = otlp_protocol::http_protobuf; // metrics are JSON all the same
+  o.protocol = otlp_protocol::http_json; // read back here; protobuf: OtlpMetricsProtobuf and the strict receiver
   auto exporter = std::make_shared<otlp_http_metric_exporter>(o, resource::with_service("svc"),
                                                               instrumentation_scope{"cafmcp", ""});
   {

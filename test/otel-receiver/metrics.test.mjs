@@ -1,21 +1,31 @@
 // End to end: everything-server exports its metrics over OTLP/HTTP (the
 // same endpoint as its traces, OTEL_EXPORTER_OTLP_ENDPOINT) to the strict
 // receiver, which checks every request against the official
-// ExportMetricsServiceRequest definition. The exported points must be what
+// ExportMetricsServiceRequest definition, in both encodings: binary
+// protobuf (OTLP/HTTP's default, decoded by protobufjs and required to
+// re-encode to the same bytes) and JSON. The exported points must be what
 // the clients did.
-import { test, before, after } from 'node:test';
+import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startReceiver } from './receiver.mjs';
 import { connectHttp, startHttpServer } from '../interop/lib/harness.mjs';
 
 const SESSIONS = 2;
 const CALLS = 5;
+
+const find = (points, name, attrs = {}) =>
+  points.find((p) => p.name === name && Object.entries(attrs).every(([k, v]) => p.attrs[k] === v)
+    && Object.keys(p.attrs).length === Object.keys(attrs).length);
+
+for (const [protocol, contentType] of [['http/protobuf', 'application/x-protobuf'], ['http/json', 'application/json']])
+describe(`metrics over OTLP ${protocol}`, () => {
 let rx, server, clients = [];
 
 before(async () => {
   rx = await startReceiver({ failFirst: 1 }); // the first export meets a 503 and is retried
   server = startHttpServer([], {
     OTEL_EXPORTER_OTLP_ENDPOINT: rx.url,
+    OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: protocol,
     OTEL_SERVICE_NAME: 'everything-metrics',
     OTEL_TRACES_EXPORTER: 'none', // metrics only: the receiver sees no spans
     OTEL_METRIC_EXPORT_INTERVAL: '100',
@@ -29,10 +39,6 @@ after(async () => {
   await server?.stop();
   await rx?.close();
 });
-
-const find = (points, name, attrs = {}) =>
-  points.find((p) => p.name === name && Object.entries(attrs).every(([k, v]) => p.attrs[k] === v)
-    && Object.keys(p.attrs).length === Object.keys(attrs).length);
 
 test('the exported points are strictly valid OTLP and match the load', async () => {
   for (let i = 0; i < CALLS; i++)
@@ -74,5 +80,6 @@ test('the exported points are strictly valid OTLP and match the load', async () 
   assert.equal(restarts.kind, 'sum');
   assert.equal(restarts.monotonic, true);
   assert.equal(Number(restarts.point.asInt), 0);
-  for (const headers of state.headers) assert.match(headers['content-type'], /^application\/json/);
+  for (const headers of state.headers) assert.equal(headers['content-type'], contentType);
+});
 });

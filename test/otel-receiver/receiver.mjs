@@ -122,7 +122,7 @@ function metricPoints(parsed) {
       for (const m of sm.metrics ?? [])
         for (const kind of ['sum', 'gauge', 'histogram'])
           for (const p of m[kind]?.dataPoints ?? [])
-            out.push({ name: m.name, unit: m.unit, kind, monotonic: m[kind].isMonotonic, temporality: m[kind].aggregationTemporality, point: p, attrs: attrMap(p.attributes), resource, scope: sm.scope });
+            out.push({ name: m.name, unit: m.unit, kind, monotonic: m[kind].isMonotonic ?? false, temporality: m[kind].aggregationTemporality, point: p, attrs: attrMap(p.attributes), resource, scope: sm.scope });
   }
   return out;
 }

@@ -3,9 +3,8 @@
 // {endpoint}/v1/metrics through the same retrying machinery as the span
 // exporter, and the periodic reader that collects and exports on a
 // schedule (OTEL_METRIC_EXPORT_INTERVAL), as the SDK's
-// PeriodicExportingMetricReader does. Metrics go out as OTLP/JSON whatever
-// the protocol option says (the trace exporter's protobuf encoder covers
-// spans only).
+// PeriodicExportingMetricReader does. Encoded as the protocol option says:
+// binary protobuf (OTLP/HTTP's default) or JSON.
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -39,6 +38,7 @@ public:
 private:
   resource resource_;
   instrumentation_scope scope_;
+  otlp_protocol protocol_;
   std::unique_ptr<detail::otlp_sender> sender_;
   std::atomic<std::size_t> rejected_{0};
 };

@@ -24,7 +24,7 @@ enum class otlp_protocol { http_protobuf, http_json };
 
 struct otlp_http_options {
   otlp_protocol protocol =
-    otlp_protocol::http_protobuf; // metrics: always http/json (see metric_exporter.hpp)
+    otlp_protocol::http_protobuf; // OTLP/HTTP's default, for spans and metrics alike
   /// The full URL: http://, or https:// (the receiver's certificate is
   /// verified, with its host name, against the system's CA store or
   /// certificate_file).
