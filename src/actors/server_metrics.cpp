@@ -8,6 +8,9 @@ server_metrics::server_metrics(metrics_registry& r, runtime& rt)
   : duration(r.histogram("mcp.server.operation.duration", "s",
                          "MCP request duration as observed on the server, from its arrival to its answer",
                          operation_duration_bounds, {"mcp.method.name", "error.type"})),
+    session_duration(r.histogram("mcp.server.session.duration", "s",
+                                 "MCP session duration as observed on the server, from its initialize to its end",
+                                 operation_duration_bounds, {"mcp.protocol.version", "network.transport"})),
     active_requests(r.up_down_counter("cafmcp.server.active_requests", "{request}",
                                       "Requests received and not yet answered")
                       .with({})),

@@ -31,6 +31,9 @@ void close_session(self_ptr self) {
   st.closed = true;
   if (st.draining)
     st.rt->draining_sessions.fetch_sub(1);
+  if (st.opened && st.rt->metrics)
+    st.rt->metrics->session_done(st.env ? st.env->protocol_version : std::string(), st.out->network_transport(),
+                                 std::chrono::duration<double>(std::chrono::steady_clock::now() - *st.opened).count());
   for (auto& [key, c] : st.calls)
     c.cancelled->store(true);
   st.calls.clear();
@@ -261,6 +264,7 @@ void initialize(self_ptr self, const jsonrpc::request& req) {
                         [self, id = req.id](json& result) {
                           answer_after_record(self, id, std::move(result));
                           self->state.init_answered = true;
+                          self->state.opened = std::chrono::steady_clock::now();
                           if (self->state.initialized_early)
                             activate(self);
                         }),

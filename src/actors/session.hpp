@@ -82,6 +82,9 @@ struct session_state {
   // pipelining client): activate as soon as it is.
   bool initialized_early = false;
   bool init_answered = false;
+  // When this node answered its initialize (mcp.server.session.duration);
+  // unset for a session adopted from another node.
+  std::optional<std::chrono::steady_clock::time_point> opened;
   // Stateless (2026-07-28) requests in flight, by key, so that their
   // answers take that revision's shape; one a verified caller made is
   // never cached publicly (its scopes shaped it).

@@ -114,6 +114,10 @@ test('scraped during a load, the numbers are what the load did', async () => {
   assert.equal(buckets.at(-1)[1], 1 + M + K);
   assert.match(text, /# TYPE mcp_server_operation_duration_seconds histogram\n/);
   assert.match(text, /# TYPE cafmcp_notifications_delivered_total counter\n/);
+  const sessionsEnded = (samples) => Object.entries(samples)
+    .filter(([k]) => k.startsWith('mcp_server_session_duration_seconds_count{'))
+    .reduce((sum, [, v]) => sum + v, 0);
+  assert.equal(sessionsEnded(samples), 0); // all still open
 
   for (const c of clients) { await c.transport.terminateSession(); await c.close(); }
   let after;
@@ -125,4 +129,9 @@ test('scraped during a load, the numbers are what the load did', async () => {
   assert.equal(after.cafmcp_sessions, 0);
   assert.equal(after.cafmcp_http_sessions, 0);
   assert.equal(after.cafmcp_subscriptions, 0);
+  // Each ended session is one mcp.server.session.duration observation,
+  // labelled with its protocol version and transport.
+  assert.equal(sessionsEnded(after), N);
+  const label = Object.keys(after).find((k) => k.startsWith('mcp_server_session_duration_seconds_count{'));
+  assert.match(label, /mcp_protocol_version="\d{4}-\d{2}-\d{2}",network_transport="tcp"/);
 });
