@@ -52,6 +52,11 @@ struct http_client_options {
   int max_reconnect_attempts = 5;
   std::chrono::milliseconds initial_backoff{100};
   std::chrono::milliseconds max_backoff{5000};
+  /// The largest response body, or SSE event, accepted from the server. A
+  /// larger one fails its request with an error saying so; on the GET
+  /// stream it ends the connection (on_closed names the limit). Never
+  /// buffered past this.
+  std::size_t max_message_bytes = std::size_t{64} << 20;
 };
 
 class http_client_transport : public client_transport {

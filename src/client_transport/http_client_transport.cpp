@@ -33,6 +33,7 @@
 #include "cafmcp/json_rpc.hpp"
 
 #include "client_transport/http_stream_control.hpp"
+#include "client_transport/reconnect_delay.hpp"
 #include "client_transport/sse_parser.hpp"
 #include "foundation/base64.hpp"
 
@@ -270,6 +271,11 @@ bool is_event_stream(const http::response_header<>& h) {
 }
 
 /// The JSON-RPC error response a request gets when HTTP could not carry it.
+std::string too_large_message_for(std::size_t limit, bool event) {
+  return std::string(event ? "the server sent an SSE event" : "the server sent a response body")
+         + " larger than max_message_bytes (" + std::to_string(limit) + " bytes)";
+}
+
 std::string transport_error(const json& id, const std::string& message, int http_status,
                             const std::string& body) {
   json data = json::object();
@@ -446,7 +452,7 @@ private:
       x->answer_timeout = opts_.connect_timeout; // ...which must not take long
     }
     auto body = std::make_shared<std::string>();
-    auto sse = std::make_shared<sse_parser>();
+    auto sse = std::make_shared<sse_parser>(opts_.max_message_bytes);
     auto status = std::make_shared<int>(0);
     auto streaming = std::make_shared<bool>(false);
     auto challenge = std::make_shared<std::string>();
@@ -465,11 +471,23 @@ private:
         finish("the server ended the session (HTTP 404)");
       }
     };
-    x->on_data = [this, f, body, sse, streaming](std::string_view bytes) {
-      if (*streaming)
+    x->on_data = [this, f, body, sse, streaming, raw = x.get()](std::string_view bytes) {
+      // raw: runs inside x
+      bool too_large = false;
+      if (*streaming) {
         feed_sse(*sse, *f, bytes);
-      else if (body->size() < 1024 * 1024 * 64)
+        too_large = sse->overflowed();
+      } else if (body->size() + bytes.size() > opts_.max_message_bytes) {
+        too_large = true;
+      } else {
         body->append(bytes);
+      }
+      if (too_large && !f->answered) {
+        if (f->awaited_id)
+          deliver(transport_error(*f->awaited_id, too_large_message(*streaming), 0, ""));
+        f->answered = true;
+        raw->cut(); // its end follows, with nothing left to answer
+      }
     };
     x->on_end = [this, f, body, status, streaming, id, challenge, again, raw = x.get()](error_code ec) {
       // raw: runs inside x
@@ -587,7 +605,7 @@ private:
     bool resuming = f->has_event_id;
     if (resuming)
       x->req.set("Last-Event-ID", f->last_event_id);
-    auto sse = std::make_shared<sse_parser>();
+    auto sse = std::make_shared<sse_parser>(opts_.max_message_bytes);
     auto status = std::make_shared<int>(0);
     x->on_head = [this, f, status, resuming, raw = x.get()](const http::response_header<>& h) {
       *status = h.result_int();
@@ -610,8 +628,16 @@ private:
       }
     };
     x->on_data = [this, f, sse, status](std::string_view bytes) {
-      if (*status == 200)
-        feed_sse(*sse, *f, bytes);
+      if (*status != 200)
+        return;
+      feed_sse(*sse, *f, bytes);
+      if (sse->overflowed()) {
+        if (f->awaited_id && !f->answered)
+          deliver(transport_error(*f->awaited_id, too_large_message(true), 0, ""));
+        f->answered = true;
+        if (!f->awaited_id) // the GET stream: what it would carry next is lost, so the connection ends
+          finish(too_large_message(true));
+      }
     };
     x->on_end = [this, f, status, raw = x.get()](error_code) {
       if (closed_ || f->answered)
@@ -654,12 +680,7 @@ private:
              + " attempts");
       return;
     }
-    // The server's retry: is the base when it sent one (the spec says the
-    // client MUST honour it); repeated failures double it, up to the cap.
-    auto base = f->retry_ms ? std::chrono::milliseconds(*f->retry_ms) : opts_.initial_backoff;
-    auto delay = base * (1 << std::min(f->failures - 1, 10));
-    if (delay > opts_.max_backoff)
-      delay = std::max(opts_.max_backoff, base);
+    auto delay = client_detail::reconnect_delay(f->failures, f->retry_ms, opts_.initial_backoff, opts_.max_backoff);
     auto timer = std::make_shared<net::steady_timer>(ioc_, delay);
     timers_.insert(timer);
     timer->async_wait([this, f, timer](error_code ec) {
@@ -765,6 +786,8 @@ private:
     });
     launch(x);
   }
+
+  std::string too_large_message(bool event) const { return too_large_message_for(opts_.max_message_bytes, event); }
 
   void finish(const std::string& reason) {
     if (closed_.exchange(true))

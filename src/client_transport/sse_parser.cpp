@@ -6,6 +6,8 @@ namespace cafmcp::client_detail {
 
 void sse_parser::feed(std::string_view bytes, std::vector<sse_event>& out) {
   for (char c : bytes) {
+    if (overflowed_)
+      return;
     if (skip_lf_) {
       skip_lf_ = false;
       if (c == '\n')
@@ -17,6 +19,11 @@ void sse_parser::feed(std::string_view bytes, std::vector<sse_event>& out) {
       pending_.clear();
     } else {
       pending_ += c;
+      if (pending_.size() + data_.size() > max_) {
+        overflowed_ = true;
+        pending_.clear();
+        data_.clear();
+      }
     }
   }
 }

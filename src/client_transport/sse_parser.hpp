@@ -18,6 +18,10 @@ struct sse_event {
 
 class sse_parser {
 public:
+  /// `max_event_bytes`: the most an event (its data, or any one line) may
+  /// hold; past it the parser stops and overflowed() says so.
+  explicit sse_parser(std::size_t max_event_bytes = static_cast<std::size_t>(-1)) : max_(max_event_bytes) {}
+
   /// Feeds the next bytes; every completed event (blank-line terminated)
   /// with data or an id is appended to `out`. Blocks with neither (a bare
   /// `retry:` or a comment) only update retry().
@@ -28,11 +32,16 @@ public:
   /// The last event id seen (the value to send as Last-Event-ID).
   const std::string& last_event_id() const { return last_id_; }
   bool has_last_event_id() const { return has_last_id_; }
+  /// An event or line outgrew max_event_bytes: nothing more is parsed (the
+  /// stream is the peer's mistake, not something to wait out).
+  bool overflowed() const { return overflowed_; }
 
 private:
   void line(std::string_view l, std::vector<sse_event>& out);
   void dispatch(std::vector<sse_event>& out);
 
+  std::size_t max_;
+  bool overflowed_ = false;
   std::string pending_;  // an incomplete line
   bool skip_lf_ = false; // the previous chunk ended in '\r'
   std::string data_;

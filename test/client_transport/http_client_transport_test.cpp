@@ -117,6 +117,29 @@ TEST_F(HttpClientTransport, DroppedGetStreamResumesWithoutLossOrDuplicates) {
     EXPECT_EQ(names_seen("missed_" + std::to_string(i)), 1u) << i;
 }
 
+// A response larger than max_message_bytes is never buffered whole: its
+// request fails saying so, and the transport serves on (the initialize
+// answer, ~430 bytes, fits; tools/list, ~8 KB, does not).
+TEST_F(HttpClientTransport, AResponseOverTheLimitFailsItsRequestSayingSo) {
+  recorder r;
+  http_client_options o;
+  o.url = server->url();
+  o.max_message_bytes = 2048;
+  auto t = make_http_client_transport(o);
+  t->start(r.handlers());
+  handshake(*t, r);
+  t->send(request(7, "tools/list"));
+  auto res = r.response(7);
+  ASSERT_TRUE(res);
+  ASSERT_TRUE(res->contains("error")) << res->dump();
+  EXPECT_NE((*res)["error"]["message"].get<std::string>().find("max_message_bytes (2048 bytes)"), std::string::npos)
+    << res->dump();
+  t->send(request(8, "ping"));
+  auto pong = r.response(8);
+  ASSERT_TRUE(pong);
+  EXPECT_TRUE(pong->contains("result")) << pong->dump();
+}
+
 TEST_F(HttpClientTransport, HttpErrorBecomesJsonRpcErrorForThatId) {
   recorder r;
   auto t = connect(r);

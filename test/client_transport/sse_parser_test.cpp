@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+
+#include "client_transport/reconnect_delay.hpp"
 #include "client_transport/sse_parser.hpp"
 
 using cafmcp::client_detail::sse_event;
@@ -48,4 +51,44 @@ TEST(SseParser, RetryIsDigitsOnly) {
   p.feed("retry:0\n\n", out);
   EXPECT_EQ(p.retry_ms(), 0);
   EXPECT_TRUE(out.empty());
+}
+
+// An event larger than the limit (in one line, or over many data lines) is
+// never buffered past it: the parser stops and says so; events before it
+// came out whole.
+TEST(SseParser, AnEventOverTheLimitStopsTheParser) {
+  sse_parser p(64);
+  std::vector<sse_event> out;
+  p.feed("data: small\n\n", out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_FALSE(p.overflowed());
+  p.feed("data: " + std::string(100, 'x'), out); // one line, never ended
+  EXPECT_TRUE(p.overflowed());
+  p.feed("\n\ndata: after\n\n", out);
+  EXPECT_EQ(out.size(), 1u); // nothing more once overflowed
+
+  sse_parser lines(64);
+  for (int i = 0; i < 20 && !lines.overflowed(); ++i)
+    lines.feed("data: 0123456789\n", out); // many short lines, one growing event
+  EXPECT_TRUE(lines.overflowed());
+}
+
+// The reconnect delay: the server's retry honoured up to a day, doubled per
+// failure up to the cap, and no arithmetic overflow whatever the server says.
+TEST(ReconnectDelay, HonoursTheServerBoundedAndDoublesUpToTheCap) {
+  using cafmcp::client_detail::reconnect_delay;
+  using ms = std::chrono::milliseconds;
+  const ms initial{100}, cap{5000};
+  EXPECT_EQ(reconnect_delay(1, std::nullopt, initial, cap), ms(100));
+  EXPECT_EQ(reconnect_delay(3, std::nullopt, initial, cap), ms(400));
+  EXPECT_EQ(reconnect_delay(30, std::nullopt, initial, cap), cap);
+  EXPECT_EQ(reconnect_delay(1, 250, initial, cap), ms(250));
+  EXPECT_EQ(reconnect_delay(1, 60000, initial, cap), ms(60000)); // the server asked for more than the cap
+  EXPECT_EQ(reconnect_delay(5, 60000, initial, cap), ms(60000));
+  EXPECT_EQ(reconnect_delay(1, 0, initial, cap), ms(0));
+  auto most = cafmcp::client_detail::longest_server_retry;
+  EXPECT_EQ(reconnect_delay(1, std::numeric_limits<long>::max(), initial, cap), most);
+  EXPECT_EQ(reconnect_delay(60, std::numeric_limits<long>::max(), initial, cap), most);
+  // Doubling saturates at the cap instead of overflowing (UBSan would say).
+  EXPECT_EQ(reconnect_delay(1000, std::nullopt, ms(std::numeric_limits<long>::max() / 2), ms::max()), ms::max());
 }
