@@ -46,6 +46,8 @@ public:
   /// again (start() throws startup_error); make a new one.
   void stop();
   /// start() unless started, then block until SIGINT/SIGTERM, then stop().
+  /// A second SIGINT/SIGTERM during stop()'s grace ends the process at once
+  /// (exit status 128 + the signal), saying so on stderr.
   int run();
 
   http_stats stats() const;

@@ -1,6 +1,7 @@
 #include "cafmcp/streamable_http.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <future>
@@ -329,7 +330,20 @@ int streamable_http::run() {
   net::signal_set signals(signals_ctx, SIGINT, SIGTERM);
   signals.async_wait([](beast::error_code, int) {});
   signals_ctx.run(); // returns once a signal arrived
+  // A second signal while stop() waits out the grace: the operator asked
+  // twice, so the process ends now, saying what it leaves unanswered (exit
+  // 128 + the signal, as a shell reports a process killed by it).
+  signals_ctx.restart();
+  signals.async_wait([](beast::error_code ec, int sig) {
+    if (ec)
+      return; // cancelled: stop() finished first
+    std::fprintf(stderr, "cafmcp: second signal during shutdown: exiting now; requests in flight get no answer\n");
+    std::_Exit(128 + sig);
+  });
+  std::thread second([&signals_ctx] { signals_ctx.run(); });
   stop();
+  net::post(signals_ctx, [&signals] { signals.cancel(); });
+  second.join();
   return 0;
 }
 

@@ -65,3 +65,24 @@ test('SIGTERM: past the grace a call in flight gets a JSON-RPC error, exit 0', a
   });
   assert.deepEqual(await exited(server.child), { code: 0, signal: null });
 });
+
+test('a second signal during the grace ends the process at once, saying so', async () => {
+  const server = startHttpServer(['--shutdown-grace-ms', '600000']);
+  const s = await connectHttp(await server.url);
+  const stderr = [];
+  server.child.stderr.on('data', (d) => stderr.push(String(d)));
+  const mark = s.recorder.mark;
+  const call = s.client.callTool({ name: 'slow_call', arguments: { ms: 600000 } }, undefined, { timeout: 60000 });
+  call.catch(() => {});
+  await s.recorder.waitFor(isMethod('notifications/message'), { from: mark, ms: 10000 }); // its handler runs
+  server.child.kill('SIGTERM'); // the grace begins
+  // A second signal: whichever of the two the process takes first starts
+  // the grace (pending signals may be delivered lowest number first), the
+  // other ends it: exit status 128 + that signal.
+  server.child.kill('SIGINT');
+  const { code, signal } = await exited(server.child);
+  assert.equal(signal, null);
+  assert.ok(code === 128 + 2 || code === 128 + 15, `exit status ${code}`);
+  assert.match(stderr.join(''), /second signal during shutdown/);
+});
+
