@@ -24,6 +24,9 @@ int main(int argc, char** argv) {
   auto* url = app.add_option("--url", opts.url, "Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp");
   stdio->excludes(url);
   app.add_option("--header", headers, "an extra HTTP header \"Name: value\" (repeatable)");
+  std::string ca_file;
+  app.add_option("--ca-file", ca_file, "https: trust these PEM certificates (a private CA) instead of the system's")
+    ->check(CLI::ExistingFile);
   std::string bearer, oauth_client, oauth_scope;
   app.add_option("--bearer-token", bearer, "HTTP: send this bearer token on every request");
   app.add_option("--oauth-client-id", oauth_client,
@@ -86,6 +89,8 @@ int main(int argc, char** argv) {
     opts.headers[h.substr(0, colon)] = h.substr(h.find_first_not_of(' ', colon + 1));
   }
 
+  if (!ca_file.empty())
+    opts.ca_file = ca_file;
   if (!bearer.empty())
     opts.auth = cafmcp::static_bearer_token(bearer);
   if (!oauth_client.empty()) {
@@ -94,6 +99,8 @@ int main(int argc, char** argv) {
     o.client_id = oauth_client;
     o.client_secret = secret ? secret : "";
     o.scope = oauth_scope;
+    if (!ca_file.empty())
+      o.ca_file = ca_file;
     opts.auth = cafmcp::oauth_client_credentials(o);
   }
 

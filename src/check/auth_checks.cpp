@@ -16,14 +16,14 @@ std::string origin_of(const std::string& url) {
   return path == std::string::npos ? url : url.substr(0, path);
 }
 
-fetch::http_reply exchange(const std::string& url, fetch::http_exchange what, std::chrono::milliseconds timeout) {
+fetch::http_reply exchange(const std::string& url, fetch::http_exchange what, const options& o) {
   auto u = fetch::parse_http_url(url);
   if (!u)
     return {};
   std::shared_ptr<fetch::tls_client> tls;
   if (u->tls)
-    tls = fetch::make_tls_client(std::nullopt);
-  return fetch::http_send(*u, what, std::chrono::steady_clock::now() + timeout, tls.get());
+    tls = fetch::make_tls_client(o.ca_file);
+  return fetch::http_send(*u, what, std::chrono::steady_clock::now() + o.timeout, tls.get());
 }
 
 // RFC 9728 section 2: `resource` (naming this server) and, for MCP, the
@@ -54,7 +54,7 @@ void check_authorization(context& ctx) {
   init.headers = {{"Accept", "application/json, text/event-stream"}};
   init.body = R"({"jsonrpc":"2.0","id":"cafmcp-check-auth","method":"initialize","params":{"protocolVersion":)"
               R"("2025-11-25","capabilities":{},"clientInfo":{"name":"cafmcp-check","version":"1"}}})";
-  auto anonymous = exchange(url, init, ctx.opts.timeout);
+  auto anonymous = exchange(url, init, ctx.opts);
   const std::string challenge_id = "auth.challenge";
   const std::string challenge_title = "a request without a token gets 401 with a Bearer challenge naming resource_metadata";
   if (anonymous.status == 0)
@@ -81,7 +81,7 @@ void check_authorization(context& ctx) {
                                              : origin_of(url) + "/.well-known/oauth-protected-resource";
   fetch::http_exchange get;
   get.headers = {{"Accept", "application/json"}};
-  auto md = exchange(md_url, get, ctx.opts.timeout);
+  auto md = exchange(md_url, get, ctx.opts);
   if (md.status != 200)
     return ctx.record(md_id, md_title, spec::authorization, verdict::fail,
                       md_url + ": " + (md.status ? "HTTP " + std::to_string(md.status) : "no answer"));

@@ -14,12 +14,18 @@ context::context(const options& o, report& r) : opts(o), out(r) {}
 
 context::~context() = default;
 
+http_client_options context::http_options() const {
+  http_client_options h;
+  h.url = opts.url;
+  h.headers = opts.headers;
+  h.auth = opts.auth;
+  h.ca_file = opts.ca_file;
+  return h;
+}
+
 std::unique_ptr<probe> context::open_probe(bool delete_on_close) {
   if (is_http()) {
-    http_client_options h;
-    h.url = opts.url;
-    h.headers = opts.headers;
-    h.auth = opts.auth;
+    auto h = http_options();
     h.delete_on_close = delete_on_close;
     auto t = make_http_client_transport(h);
     auto* raw = t.get();
@@ -35,10 +41,7 @@ std::unique_ptr<probe> context::open_probe(bool delete_on_close) {
 std::unique_ptr<probe> context::open_stateless_probe() {
   if (!is_http())
     return open_probe();
-  http_client_options h;
-  h.url = opts.url;
-  h.headers = opts.headers;
-  h.auth = opts.auth;
+  auto h = http_options();
   h.delete_on_close = false; // there is no session to end
   h.open_get_stream = false;
   h.method_headers = true;

@@ -19,6 +19,9 @@ public:
   ~context();
 
   bool is_http() const { return !opts.url.empty(); }
+  /// The HTTP client's options every probe starts from (url, headers,
+  /// token source, trusted CAs).
+  http_client_options http_options() const;
   /// A new connection, not yet initialized (stdio: a new server process).
   std::unique_ptr<probe> open_probe(bool delete_on_close = true);
   /// A connection for stateless requests (2026-07-28): no session; over

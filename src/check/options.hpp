@@ -2,6 +2,7 @@
 // What cafmcp-check is pointed at and which mutations it may drive.
 #include <chrono>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ struct options {
   std::vector<std::string> stdio_command; // spawn this server (one process per session)...
   std::string url;                        // ...or speak Streamable HTTP to this endpoint
   std::map<std::string, std::string> headers;
+  /// https: trust only these PEM certificates (a private CA), not the
+  /// system's store.
+  std::optional<std::string> ca_file;
   /// HTTP: the bearer token of every request (a fixed one, or OAuth client
   /// credentials with discovery from the server's 401).
   std::shared_ptr<bearer_token_source> auth;

@@ -60,3 +60,19 @@ test('without the CA the SDK client refuses the server', async () => {
   assert.notEqual(out.code, 0);
   assert.match(out.stderr, /certificate|issuer/i);
 });
+
+test('cafmcp-check over https trusts the CA given with --ca-file, and nothing else', async () => {
+  const check = process.env.CAFMCP_CHECK ?? new URL('../../build/bin/cafmcp-check', import.meta.url).pathname;
+  const run = (args) => new Promise((resolve) => {
+    execFile(check, ['--url', url, '--json', ...args], { timeout: 60000 },
+      (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }));
+  });
+  const trusted = await run(['--ca-file', file('ca.pem')]);
+  assert.equal(trusted.code, 0, trusted.stderr + trusted.stdout);
+  const report = JSON.parse(trusted.stdout);
+  assert.deepEqual(report.checks.filter((c) => c.status === 'FAIL'), []);
+  assert.ok(report.summary.pass >= 10, JSON.stringify(report.summary));
+  const refused = await run([]); // the test's CA is in no system store
+  assert.equal(refused.code, 2, refused.stdout); // could not connect: nothing judged
+  assert.match(refused.stdout + refused.stderr, /certificate|issuer/i);
+});
