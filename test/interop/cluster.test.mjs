@@ -86,9 +86,13 @@ describe('three nodes behind haproxy on one Redis change log', () => {
       (tag) => ['add_prompt', { name: `p-${tag}` }],
     ];
     const calls = [];
-    for (let i = 0; i < 200; i++) { // concurrently, from each node's first session
+    // Concurrently, from both sessions of each node: at most 34 calls in
+    // flight per session, inside the server's per-session limit (64). From
+    // one session per node, 67 each met that limit when a slow (sanitized)
+    // build had them all in flight at once.
+    for (let i = 0; i < 200; i++) {
       const [name, args] = kinds[i % 3](`b${i}`);
-      calls.push(call(sessions[(i % 3) * 2], name, args));
+      calls.push(call(sessions[(i % 3) * 2 + (Math.floor(i / 3) % 2)], name, args));
     }
     const results = await Promise.all(calls);
     assert.equal(results.filter((r) => r.isError).length, 0, JSON.stringify(results.filter((r) => r.isError)));
