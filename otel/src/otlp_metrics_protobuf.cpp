@@ -14,14 +14,8 @@ constexpr int resource_metrics = 1;
 namespace resource_metrics {
 constexpr int resource = 1, scope_metrics = 2;
 }
-namespace resource_msg {
-constexpr int attributes = 1;
-}
 namespace scope_metrics {
 constexpr int scope = 1, metrics = 2;
-}
-namespace scope_msg {
-constexpr int name = 1, version = 2;
 }
 namespace metric {
 constexpr int name = 1, description = 2, unit = 3, gauge = 5, sum = 7, histogram = 9;

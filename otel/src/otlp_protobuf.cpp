@@ -17,14 +17,8 @@ constexpr int resource_spans = 1;
 namespace resource_spans {
 constexpr int resource = 1, scope_spans = 2;
 }
-namespace resource_msg {
-constexpr int attributes = 1;
-}
 namespace scope_spans {
 constexpr int scope = 1, spans = 2;
-}
-namespace scope_msg {
-constexpr int name = 1, version = 2;
 }
 namespace span {
 constexpr int trace_id = 1, span_id = 2, trace_state = 3, parent_span_id = 4, name = 5, kind = 6,

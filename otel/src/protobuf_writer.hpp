@@ -13,6 +13,13 @@
 
 namespace cafmcp::otel::detail::protobuf {
 
+// The messages every signal's request shares (common.proto, resource.proto).
+namespace resource_msg {
+constexpr int attributes = 1;
+}
+namespace scope_msg { // InstrumentationScope
+constexpr int name = 1, version = 2;
+}
 namespace key_value {
 constexpr int key = 1, value = 2;
 }
