@@ -499,22 +499,26 @@ TEST_F(HttpTest, ARequestInFlightWhenItsSessionIsDeletedIsAnswered) {
 }
 
 // Where a call's handler stands, for a test that acts at a chosen stage.
-struct call_stages {
+// Shared with the handlers it makes: a handler of a round whose session was
+// deleted before it started may still be waiting when the test body ends
+// (the TSan lane saw one wait on a condition variable gone with the test's
+// stack).
+struct call_stages : std::enable_shared_from_this<call_stages> {
   std::mutex m;
   std::condition_variable cv;
   int started = -1;  // the round whose handler runs
   int released = -1; // rounds up to this may finish
   tool make() {
     tool t = text_tool("staged");
-    t.handler = [this](const json& args, request_context& ctx) {
+    t.handler = [self = shared_from_this()](const json& args, request_context& ctx) {
       int round = args.value("round", 0);
       ctx.log(log_level::info, "started"); // the answer becomes an SSE stream
-      std::unique_lock<std::mutex> lock(m);
-      started = round;
-      cv.notify_all();
+      std::unique_lock<std::mutex> lock(self->m);
+      self->started = round;
+      self->cv.notify_all();
       auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-      while (released < round && !ctx.cancelled() && std::chrono::steady_clock::now() < give_up)
-        cv.wait_for(lock, std::chrono::milliseconds(5));
+      while (self->released < round && !ctx.cancelled() && std::chrono::steady_clock::now() < give_up)
+        self->cv.wait_for(lock, std::chrono::milliseconds(5));
       return tool_result::text("ok");
     };
     return t;
@@ -539,8 +543,8 @@ struct call_stages {
 // gone already). An earlier build closed 51 of 200 such POSTs with no
 // response at all.
 TEST_F(HttpTest, EveryPostRacingADeleteOfItsSessionIsAnswered) {
-  call_stages stages;
-  srv->add_tool(stages.make()).get();
+  auto stages = std::make_shared<call_stages>();
+  srv->add_tool(stages->make()).get();
   std::map<std::string, int> outcomes;
   for (int round = 0; round < 100; ++round) {
     auto s = initialize();
@@ -550,18 +554,18 @@ TEST_F(HttpTest, EveryPostRacingADeleteOfItsSessionIsAnswered) {
               {{"Mcp-Session-Id", s.id}});
     std::optional<http_reply> head;
     if (stage != 0)
-      ASSERT_TRUE(stages.wait_started(round)) << "round " << round;
+      ASSERT_TRUE(stages->wait_started(round)) << "round " << round;
     if (stage == 2) { // the log went out: the answer is an SSE stream now
       head = call.read_reply();
       ASSERT_EQ(head->header("content-type"), "text/event-stream");
       ASSERT_TRUE(call.next_event());
     }
     if (stage == 3)
-      stages.release(round); // the answer races the DELETE
+      stages->release(round); // the answer races the DELETE
     del.send("DELETE", "", {{"Mcp-Session-Id", s.id}});
     auto deleted = del.read_reply().status;
     EXPECT_TRUE(deleted == 200 || deleted == 404) << deleted;
-    stages.release(round); // stages 1 and 2: only once the session is gone
+    stages->release(round); // stages 1 and 2: only once the session is gone
     if (!head)
       ASSERT_NO_THROW(head = call.read_reply()) << "round " << round << ": the POST got no HTTP response";
     auto& r = *head;
