@@ -47,8 +47,10 @@ public:
       lock.lock();
       writing_ = false;
       // The writer thread may wait for this write: for what queued
-      // meanwhile, or to finish closing.
-      cv_.notify_one();
+      // meanwhile, or to finish closing. Otherwise it sleeps on: a wake-up
+      // for nothing is two context switches per line.
+      if (!queue_.empty() || closing_)
+        cv_.notify_one();
       if (done == message->size() + 1)
         return true;
       if (done == failed) {
