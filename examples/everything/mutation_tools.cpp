@@ -53,43 +53,53 @@ void install_mutation_tools(cafmcp::server& srv) {
                            return outcome(s->add_resource(r), "added " + r.uri, "could not add " + r.uri);
                          }));
 
-  srv.add_tool(make_tool(
-    "update_resource",
-    "Changes a resource: text -> resources/updated to subscribers; name/description -> "
-    "list_changed updated",
-    schema({{"uri", str}, {"text", str}, {"name", str}, {"description", str}}, {"uri"}),
-    [s, added](const json& a, request_context&) {
-      std::string uri = a["uri"];
-      bool descriptor = a.contains("name") || a.contains("description");
-      // Content only: the registry has the resource (on every node of a
-      // cluster, where data-only resources replicate), and only its contents change.
-      if (!descriptor && a.contains("text")) {
-        std::vector<cafmcp::resource_contents> contents{
-          cafmcp::resource_contents::make_text(uri, a["text"], "text/plain")};
-        {
-          std::lock_guard<std::mutex> g(added->mtx);
-          if (auto it = added->by_uri.find(uri); it != added->by_uri.end())
-            it->second.contents = contents;
-        }
-        return outcome(s->set_resource_contents(uri, std::move(contents)), "updated " + uri,
-                       "unknown resource (add it with add_resource first): " + uri);
-      }
-      cafmcp::resource r;
+  // Asynchronous (tool::async_handler): the mutation's callback answers the
+  // call, so no thread waits on the server actor; one update crosses no
+  // thread after the session's actor took the line (the load's stdio row).
+  cafmcp::tool update;
+  update.name = "update_resource";
+  update.description =
+    "Changes a resource: text -> resources/updated to subscribers; name/description -> list_changed updated";
+  update.input_schema = schema({{"uri", str}, {"text", str}, {"name", str}, {"description", str}}, {"uri"});
+  update.async_handler = [s, added](const json& a, request_context&, cafmcp::tool_reply reply) {
+    std::string uri = a["uri"];
+    auto answer = [reply, uri](const std::string& failed) {
+      return [reply, ok = "updated " + uri, failed](bool changed) {
+        reply(changed ? tool_result::text(ok) : tool_result::error(failed));
+      };
+    };
+    bool descriptor = a.contains("name") || a.contains("description");
+    // Content only: the registry has the resource (on every node of a
+    // cluster, where data-only resources replicate), and only its contents change.
+    if (!descriptor && a.contains("text")) {
+      std::vector<cafmcp::resource_contents> contents{
+        cafmcp::resource_contents::make_text(uri, a["text"], "text/plain")};
       {
         std::lock_guard<std::mutex> g(added->mtx);
-        auto it = added->by_uri.find(uri);
-        if (it == added->by_uri.end())
-          return tool_result::error("unknown resource (add it with add_resource first): " + uri);
-        if (a.contains("name"))
-          it->second.name = a["name"];
-        if (a.contains("description"))
-          it->second.description = a["description"].get<std::string>();
-        if (a.contains("text"))
-          it->second.contents = {cafmcp::resource_contents::make_text(uri, a["text"], "text/plain")};
-        r = it->second;
+        if (auto it = added->by_uri.find(uri); it != added->by_uri.end())
+          it->second.contents = contents;
       }
-      return outcome(s->add_resource(r), "updated " + uri, "could not update " + uri);
-    }));
+      s->set_resource_contents(uri, std::move(contents),
+                               answer("unknown resource (add it with add_resource first): " + uri));
+      return;
+    }
+    cafmcp::resource r;
+    {
+      std::lock_guard<std::mutex> g(added->mtx);
+      auto it = added->by_uri.find(uri);
+      if (it == added->by_uri.end())
+        return reply(tool_result::error("unknown resource (add it with add_resource first): " + uri));
+      if (a.contains("name"))
+        it->second.name = a["name"];
+      if (a.contains("description"))
+        it->second.description = a["description"].get<std::string>();
+      if (a.contains("text"))
+        it->second.contents = {cafmcp::resource_contents::make_text(uri, a["text"], "text/plain")};
+      r = it->second;
+    }
+    s->add_resource(r, answer("could not update " + uri));
+  };
+  srv.add_tool(std::move(update));
 
   srv.add_tool(make_tool("remove_resource", "Removes a resource (list_changed: removed)",
                          schema({{"uri", str}}, {"uri"}), [s, added](const json& a, request_context&) {

@@ -4,7 +4,8 @@
 // cancellation and ask the client things (sampling, elicitation, roots).
 // Handlers run on a worker of their own, never on the server actor, so they
 // may block (a slow tool never delays notifications or other requests);
-// only a tool marked quick runs on its session's actor, and may not.
+// only a tool marked quick, or an asynchronous one (tool::async_handler),
+// runs on its session's actor, and may not.
 #include <chrono>
 #include <memory>
 #include <optional>

@@ -9,6 +9,7 @@
 // anything (ignore it freely; it never blocks the caller). It is ready once
 // the change's notifications have been handed to every session's transport.
 #include <cstddef>
+#include <functional>
 #include <future>
 #include <memory>
 #include <optional>
@@ -95,6 +96,22 @@ public:
   /// Replaces the text or blob of a static resource and tells subscribers
   /// (`notifications/resources/updated`); the descriptor stays.
   std::future<bool> set_resource_contents(std::string uri, std::vector<resource_contents> c);
+  /// The same mutations, for code that must not block, such as an
+  /// asynchronous tool (tool::async_handler): `done(changed)` is called
+  /// once, when the future would be ready. false: nothing changed (invalid,
+  /// unknown), or the mutation was lost with a server actor restarting
+  /// (where the future breaks). It runs on one of the server's actors, so
+  /// it must be short and must not block: answer a tool_reply, post a message.
+  using mutation_done = std::function<void(bool changed)>;
+  void add_resource(resource r, mutation_done done);
+  void remove_resource(std::string uri, mutation_done done);
+  void add_resource_template(resource_template t, mutation_done done);
+  void remove_resource_template(std::string uri_template, mutation_done done);
+  void add_tool(tool t, mutation_done done);
+  void remove_tool(std::string name, mutation_done done);
+  void add_prompt(prompt p, mutation_done done);
+  void remove_prompt(std::string name, mutation_done done);
+  void set_resource_contents(std::string uri, std::vector<resource_contents> c, mutation_done done);
   /// The content behind `uri` changed (a dynamic resource, a template
   /// expansion): `notifications/resources/updated` to its subscribers only.
   void resource_updated(std::string uri);

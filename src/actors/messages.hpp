@@ -12,6 +12,7 @@
 //   task actor (one per running task) --task--> notifier (2026-07-28 listen streams)
 //   worker --settle/park/note/input--> task actor; server --update/cancel/result--> task actor
 #include <atomic>
+#include <cstdio>
 #include <future>
 #include <memory>
 #include <string>
@@ -153,14 +154,57 @@ struct listen_request {
 };
 
 /// A registry mutation from the public API.
+/// How a mutation's sender hears how it ended: once, with whether it
+/// applied; through a future (server::add_tool(t)) or a callback
+/// (server::add_tool(t, done)). Lost unsettled, with a message dropped by a
+/// server actor between incarnations: the callback is told false, the
+/// promise breaks (its future throws broken_promise, as documented).
+class mutation_end {
+public:
+  explicit mutation_end(std::promise<bool> promised) : promised_(std::move(promised)), pending_(true) {}
+  explicit mutation_end(std::function<void(bool)> told) : told_(std::move(told)), pending_(static_cast<bool>(told_)) {}
+  ~mutation_end() {
+    if (pending_ && told_)
+      tell(false);
+  }
+  mutation_end(const mutation_end&) = delete;
+  mutation_end& operator=(const mutation_end&) = delete;
+
+  void settle(bool applied) {
+    if (!pending_)
+      return;
+    pending_ = false;
+    if (told_)
+      tell(applied);
+    else
+      promised_.set_value(applied);
+  }
+
+private:
+  // Settled from destructors (this one, a settlement's): an author's
+  // callback that throws loses its own answer, and says so, rather than
+  // ending the process.
+  void tell(bool applied) noexcept {
+    try {
+      told_(applied);
+    } catch (...) {
+      std::fprintf(stderr, "cafmcp: a mutation's callback threw; ignored\n");
+    }
+  }
+
+  std::promise<bool> promised_;
+  std::function<void(bool)> told_;
+  bool pending_;
+};
+
 struct mutation {
   std::string what; // e.g. "add_tool" (span name, logs)
   std::function<protocol::mutation_effect(protocol::registry&)> apply;
-  std::shared_ptr<std::promise<bool>> done;
+  std::shared_ptr<mutation_end> done;
   trace_context trace;
 };
 
-/// A mutation's future, settled with `applied` when the last holder lets go.
+/// A mutation's end, settled with `applied` when the last holder lets go.
 /// The notifier holds it until the mutation's notifications have been
 /// handed to every session, so whoever waits on the future wakes after the
 /// broadcast, not during it (on a small machine a woken waiter takes the
@@ -168,17 +212,16 @@ struct mutation {
 /// being restarted) settles it all the same.
 class settlement {
 public:
-  settlement(std::shared_ptr<std::promise<bool>> done, bool applied)
-    : done_(std::move(done)), applied_(applied) {}
+  settlement(std::shared_ptr<mutation_end> done, bool applied) : done_(std::move(done)), applied_(applied) {}
   ~settlement() {
     if (done_)
-      done_->set_value(applied_);
+      done_->settle(applied_);
   }
   settlement(const settlement&) = delete;
   settlement& operator=(const settlement&) = delete;
 
 private:
-  std::shared_ptr<std::promise<bool>> done_;
+  std::shared_ptr<mutation_end> done_;
   bool applied_;
 };
 /// What the notifier lets go of after the broadcasts before it: a

@@ -4,6 +4,7 @@
 
 #include "cafmcp/json_rpc.hpp"
 
+#include "actors/post.hpp"
 #include "actors/runtime.hpp"
 #include "protocol/request_span.hpp"
 #include "protocol/session_replay.hpp"
@@ -300,7 +301,10 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self, std:
       update_gauges(*rt);
       caf::anon_send(m->second.link.handle, restate_atom::value, std::move(uris), level);
     },
-    [](settle_atom, settlement_ptr& s) { s.reset(); }, // the broadcasts before it are out
+    [self](settle_atom, settlement_ptr& s) { // the broadcasts before it are out
+      running_here here(self);                // a mutation's callback answers on this worker
+      s.reset();
+    },
     [rt](sub_atom, session_actor& s, std::string& uri, bool is_template) -> protocol::outcome {
       auto& st = *rt->notifier_data;
       if (!st.sessions.count(s.id()))

@@ -3,6 +3,7 @@
 
 #include "cafmcp/json_rpc.hpp"
 
+#include "actors/post.hpp"
 #include "actors/request_context_impl.hpp"
 #include "actors/task_service.hpp"
 
@@ -79,10 +80,10 @@ void request_context::impl::emit(const json& notification) const {
     if (!n["params"].is_object())
       n["params"] = json::object();
     n["params"]["_meta"][std::string(protocol::related_task_key)] = {{"taskId", call.task_id}};
-    caf::anon_send(call.env->session, actors::tell_atom::value, std::move(n));
+    actors::post(call.env->session, actors::tell_atom::value, std::move(n));
     return;
   }
-  caf::anon_send(call.env->session, actors::emit_atom::value, call.key,
+  actors::post(call.env->session, actors::emit_atom::value, call.key,
                  std::make_shared<const std::string>(jsonrpc::wire_text(notification)));
 }
 

@@ -58,50 +58,94 @@ server::~server() = default;
 
 const server_options& server::options() const { return *impl_->options; }
 
+namespace {
+
+// What each mutation does to the registry, for the future and the
+// callback forms alike.
+using apply_fn = std::function<protocol::mutation_effect(protocol::registry&)>;
+
+apply_fn adding_resource(resource r) {
+  return [r = std::move(r)](protocol::registry& reg) mutable { return protocol::add_resource(reg, std::move(r)); };
+}
+apply_fn removing_resource(std::string uri) {
+  return [uri = std::move(uri)](protocol::registry& reg) { return protocol::remove_resource(reg, uri); };
+}
+apply_fn setting_contents(std::string uri, std::vector<resource_contents> c) {
+  return [uri = std::move(uri), c = std::move(c)](protocol::registry& reg) mutable {
+    return protocol::set_resource_contents(reg, uri, std::move(c));
+  };
+}
+apply_fn adding_template(resource_template t) {
+  return [t = std::move(t)](protocol::registry& reg) mutable { return protocol::add_template(reg, std::move(t)); };
+}
+apply_fn removing_template(std::string uri_template) {
+  return [u = std::move(uri_template)](protocol::registry& reg) { return protocol::remove_template(reg, u); };
+}
+apply_fn adding_tool(tool t) {
+  return [t = std::move(t)](protocol::registry& reg) mutable { return protocol::add_tool(reg, std::move(t)); };
+}
+apply_fn removing_tool(std::string name) {
+  return [n = std::move(name)](protocol::registry& reg) { return protocol::remove_tool(reg, n); };
+}
+apply_fn adding_prompt(prompt p) {
+  return [p = std::move(p)](protocol::registry& reg) mutable { return protocol::add_prompt(reg, std::move(p)); };
+}
+apply_fn removing_prompt(std::string name) {
+  return [n = std::move(name)](protocol::registry& reg) { return protocol::remove_prompt(reg, n); };
+}
+
+} // namespace
+
 std::future<bool> server::add_resource(resource r) {
-  return impl_->mutate("add_resource", [r = std::move(r)](protocol::registry& reg) mutable {
-    return protocol::add_resource(reg, std::move(r));
-  });
+  return impl_->mutate("add_resource", adding_resource(std::move(r)));
 }
 std::future<bool> server::remove_resource(std::string uri) {
-  return impl_->mutate("remove_resource", [uri = std::move(uri)](protocol::registry& reg) {
-    return protocol::remove_resource(reg, uri);
-  });
+  return impl_->mutate("remove_resource", removing_resource(std::move(uri)));
 }
 std::future<bool> server::set_resource_contents(std::string uri, std::vector<resource_contents> c) {
-  return impl_->mutate("set_resource_contents",
-                       [uri = std::move(uri), c = std::move(c)](protocol::registry& reg) mutable {
-                         return protocol::set_resource_contents(reg, uri, std::move(c));
-                       });
+  return impl_->mutate("set_resource_contents", setting_contents(std::move(uri), std::move(c)));
 }
 std::future<bool> server::add_resource_template(resource_template t) {
-  return impl_->mutate("add_resource_template", [t = std::move(t)](protocol::registry& reg) mutable {
-    return protocol::add_template(reg, std::move(t));
-  });
+  return impl_->mutate("add_resource_template", adding_template(std::move(t)));
 }
 std::future<bool> server::remove_resource_template(std::string uri_template) {
-  return impl_->mutate("remove_resource_template", [u = std::move(uri_template)](protocol::registry& reg) {
-    return protocol::remove_template(reg, u);
-  });
+  return impl_->mutate("remove_resource_template", removing_template(std::move(uri_template)));
 }
-std::future<bool> server::add_tool(tool t) {
-  return impl_->mutate("add_tool", [t = std::move(t)](protocol::registry& reg) mutable {
-    return protocol::add_tool(reg, std::move(t));
-  });
-}
+std::future<bool> server::add_tool(tool t) { return impl_->mutate("add_tool", adding_tool(std::move(t))); }
 std::future<bool> server::remove_tool(std::string name) {
-  return impl_->mutate(
-    "remove_tool", [n = std::move(name)](protocol::registry& reg) { return protocol::remove_tool(reg, n); });
+  return impl_->mutate("remove_tool", removing_tool(std::move(name)));
 }
-std::future<bool> server::add_prompt(prompt p) {
-  return impl_->mutate("add_prompt", [p = std::move(p)](protocol::registry& reg) mutable {
-    return protocol::add_prompt(reg, std::move(p));
-  });
-}
+std::future<bool> server::add_prompt(prompt p) { return impl_->mutate("add_prompt", adding_prompt(std::move(p))); }
 std::future<bool> server::remove_prompt(std::string name) {
-  return impl_->mutate("remove_prompt", [n = std::move(name)](protocol::registry& reg) {
-    return protocol::remove_prompt(reg, n);
-  });
+  return impl_->mutate("remove_prompt", removing_prompt(std::move(name)));
+}
+
+void server::add_resource(resource r, mutation_done done) {
+  impl_->mutate("add_resource", adding_resource(std::move(r)), std::move(done));
+}
+void server::remove_resource(std::string uri, mutation_done done) {
+  impl_->mutate("remove_resource", removing_resource(std::move(uri)), std::move(done));
+}
+void server::set_resource_contents(std::string uri, std::vector<resource_contents> c, mutation_done done) {
+  impl_->mutate("set_resource_contents", setting_contents(std::move(uri), std::move(c)), std::move(done));
+}
+void server::add_resource_template(resource_template t, mutation_done done) {
+  impl_->mutate("add_resource_template", adding_template(std::move(t)), std::move(done));
+}
+void server::remove_resource_template(std::string uri_template, mutation_done done) {
+  impl_->mutate("remove_resource_template", removing_template(std::move(uri_template)), std::move(done));
+}
+void server::add_tool(tool t, mutation_done done) {
+  impl_->mutate("add_tool", adding_tool(std::move(t)), std::move(done));
+}
+void server::remove_tool(std::string name, mutation_done done) {
+  impl_->mutate("remove_tool", removing_tool(std::move(name)), std::move(done));
+}
+void server::add_prompt(prompt p, mutation_done done) {
+  impl_->mutate("add_prompt", adding_prompt(std::move(p)), std::move(done));
+}
+void server::remove_prompt(std::string name, mutation_done done) {
+  impl_->mutate("remove_prompt", removing_prompt(std::move(name)), std::move(done));
 }
 
 void server::resource_updated(std::string uri) {

@@ -1,5 +1,6 @@
 #include "actors/server_actor.hpp"
 
+#include "actors/post.hpp"
 #include "actors/runtime.hpp"
 #include "actors/task_methods.hpp"
 #include "actors/worker.hpp"
@@ -68,6 +69,7 @@ server_actor::behavior_type server_behavior(server_actor::pointer self, std::sha
       return self->delegate(rt->notifier(), sub_atom::value, s, std::move(uri), is_template);
     },
     [self, rt](mutate_atom, mutation& m) {
+      running_here here(self); // a callback told here answers on this worker
       auto span = start_span(rt->tracing(), "mutation " + m.what, span_kind::internal, m.trace);
       if (span)
         span->set_attribute("cafmcp.mutation", m.what);
@@ -108,7 +110,7 @@ server_actor::behavior_type server_behavior(server_actor::pointer self, std::sha
         return;
       }
       if (m.done)
-        m.done->set_value(effect.applied);
+        m.done->settle(effect.applied);
     },
     [self, rt](adopt_atom, session_link& link, protocol::session_record& record) {
       self->send(rt->notifier(), adopt_atom::value, std::move(link),

@@ -12,6 +12,7 @@
 #include "actors/redis_task_store.hpp"
 #include "cluster/cluster_url.hpp"
 #include "actors/runtime.hpp"
+#include "actors/post.hpp"
 #include "actors/worker.hpp"
 #include "actors/supervisor.hpp"
 
@@ -89,16 +90,23 @@ struct server::impl {
   std::shared_ptr<connection> start_session(std::shared_ptr<outbound> out, std::string id, bool named,
                                             std::optional<protocol::session_record> adopted);
 
-  std::future<bool> mutate(std::string what,
-                           std::function<protocol::mutation_effect(protocol::registry&)> apply) {
-    auto done = std::make_shared<std::promise<bool>>();
-    auto result = done->get_future();
-    // If the server actor is between incarnations the message is dropped and
-    // the promise with it: the future reports broken_promise, not success.
-    caf::anon_send(
-      rt->server(), actors::mutate_atom::value,
-      actors::mutation{std::move(what), std::move(apply), std::move(done), actors::current_trace()});
+  using apply_fn = std::function<protocol::mutation_effect(protocol::registry&)>;
+
+  std::future<bool> mutate(std::string what, apply_fn apply) {
+    std::promise<bool> promised;
+    auto result = promised.get_future();
+    send_mutation(std::move(what), std::move(apply), std::make_shared<actors::mutation_end>(std::move(promised)));
     return result;
+  }
+  void mutate(std::string what, apply_fn apply, std::function<void(bool)> done) {
+    send_mutation(std::move(what), std::move(apply), std::make_shared<actors::mutation_end>(std::move(done)));
+  }
+  // If the server actor is between incarnations the message is dropped and
+  // its end with it (mutation_end says how that is told). From a quick or
+  // asynchronous tool, the server actor runs next on this same worker.
+  void send_mutation(std::string what, apply_fn apply, std::shared_ptr<actors::mutation_end> done) {
+    actors::post(rt->server(), actors::mutate_atom::value,
+                 actors::mutation{std::move(what), std::move(apply), std::move(done), actors::current_trace()});
   }
 
   std::shared_ptr<const server_options> options;

@@ -6,6 +6,7 @@
 
 #include "cafmcp/json_rpc.hpp"
 
+#include "actors/post.hpp"
 #include "actors/runtime.hpp"
 #include "actors/session_ops.hpp"
 #include "actors/worker.hpp"
@@ -566,6 +567,7 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
       if (!st.calls.count(c.key))
         return; // cancelled (or the session ended) before it ran
       auto key = c.key;
+      running_here here(self); // what the handler sends runs next on this worker
       auto out = run_call(st.rt->request_state, st.rt->options->client_request_timeout, job, std::move(c), true,
                           st.rt->tasks);
       // Through the mailbox, behind the progress and log messages the

@@ -1,6 +1,7 @@
 #include "actors/worker.hpp"
 
 #include "actors/current_trace.hpp"
+#include "actors/post.hpp"
 #include "actors/request_context_impl.hpp"
 #include "actors/runtime.hpp"
 #include "actors/task_service.hpp"
@@ -25,6 +26,44 @@ json input_required_result(const protocol::request_state_seal& seal, const reque
           {"requestState", seal.seal(state)}};
 }
 
+// Where an asynchronous tool's answer goes: to its session, once (the
+// first answer wins), from whichever thread gives it. Counted as a running
+// actor until then, as a worker's call is: the actor system's shutdown
+// waits for the answer. Dropped unanswered, it answers with an error.
+class later_answer {
+public:
+  explicit later_answer(const call& c)
+    : session_(c.env->session), key_(c.key),
+      registry_(caf::actor_cast<caf::abstract_actor*>(session_)->home_system().registry()) {
+    registry_.inc_running();
+  }
+  ~later_answer() {
+    try {
+      give(jsonrpc::error{jsonrpc::code::internal_error, "the handler ended without answering", std::nullopt});
+    } catch (...) { // out of memory, in a destructor: the session's drain deadline answers
+      if (!counted_out_.exchange(true))
+        registry_.dec_running();
+    }
+  }
+  later_answer(const later_answer&) = delete;
+  later_answer& operator=(const later_answer&) = delete;
+
+  void give(protocol::outcome out) {
+    if (answered_.exchange(true))
+      return;
+    post(session_, reply_atom::value, key_, std::move(out));
+    if (!counted_out_.exchange(true))
+      registry_.dec_running();
+  }
+
+private:
+  session_actor session_;
+  std::string key_;
+  caf::actor_registry& registry_;
+  std::atomic<bool> answered_{false};
+  std::atomic<bool> counted_out_{false};
+};
+
 } // namespace
 
 std::optional<protocol::outcome> run_call(const protocol::request_state_seal& seal,
@@ -37,17 +76,34 @@ std::optional<protocol::outcome> run_call(const protocol::request_state_seal& se
   auto impl = std::make_shared<request_context::impl>(std::move(c), timeout);
   impl->quick = quick;
   impl->tasks = tasks;
-  impl->job = &job;
+  // A task keeps its job, to run it again with input; an asynchronous
+  // tool's job is gone when it answers (and it is never a task).
+  impl->job = job.start ? nullptr : &job;
   request_context ctx(impl);
+  // An asynchronous tool answers through this, later; what it throws
+  // before it answers, now, through the same.
+  std::function<void(protocol::outcome)> answer_later;
+  if (job.start)
+    answer_later = [later = std::make_shared<later_answer>(impl->call)](protocol::outcome out) {
+      later->give(std::move(out));
+    };
   // Once the call became a task (before or while the handler ran), its
   // request was answered: what the handler ends with goes to the task.
   auto ended = [&](protocol::outcome out) -> std::optional<protocol::outcome> {
+    if (answer_later) {
+      answer_later(std::move(out));
+      return std::nullopt;
+    }
     if (impl->call.task_id.empty() || !tasks)
       return out;
     tasks->settle(impl->call.task_id, std::move(out));
     return std::nullopt;
   };
   try {
+    if (job.start) {
+      job.start(ctx, answer_later);
+      return std::nullopt;
+    }
     return ended(job.run(ctx));
   } catch (input_required& ir) {
     if (!impl->call.task_id.empty() && tasks && impl->call.env->stateless) {
@@ -55,7 +111,7 @@ std::optional<protocol::outcome> run_call(const protocol::request_state_seal& se
       return std::nullopt;
     }
     if (may_ask && impl->call.task_id.empty())
-      return input_required_result(seal, *impl, ir);
+      return ended(input_required_result(seal, *impl, ir));
     return ended(jsonrpc::error{jsonrpc::code::internal_error,
                                 "input_required answers only 2026-07-28 tools/call, prompts/get "
                                 "and resources/read",

@@ -1,5 +1,7 @@
 #include "protocol/dispatch.hpp"
 
+#include <atomic>
+
 #include "protocol/pagination.hpp"
 #include "protocol/stateless.hpp"
 
@@ -109,6 +111,27 @@ dispatch_result call_tool(const registry& reg, const json& params, const auth::i
     if (auto violation = entry.input->validate(args))
       return outcome{tool_result::error("Invalid arguments for tool " + *name + ": " + *violation).to_json()};
   // What the call needs, not a copy of the tool (its schemas are JSON trees).
+  if (entry.spec.async_handler)
+    return job{nullptr, true,
+               [handler = entry.spec.async_handler, name = entry.spec.name, output = entry.output,
+                args = std::move(args)](request_context& ctx, std::function<void(outcome)> answer) {
+                 // What else it throws (request_refused, input_required) is
+                 // answered by whoever runs the job: not the "dropped" error
+                 // of a reply let go while the exception unwinds.
+                 auto threw = std::make_shared<std::atomic<bool>>(false);
+                 tool_reply reply([name, output, threw, answer = std::move(answer)](tool_result result) {
+                   if (!threw->load())
+                     answer(checked_output(name, output.get(), std::move(result)).to_json());
+                 });
+                 try {
+                   handler(args, ctx, reply);
+                 } catch (const std::exception& e) { // ignored if it answered already
+                   reply(tool_result::error("Tool " + name + " failed: " + e.what()));
+                 } catch (...) {
+                   threw->store(true);
+                   throw;
+                 }
+               }};
   return job{[handler = entry.spec.handler, name = entry.spec.name, output = entry.output,
               args = std::move(args)](request_context& ctx) -> outcome {
                tool_result result;

@@ -26,6 +26,10 @@ struct job {
   /// From tool::quick: the handler neither blocks nor asks the client, so
   /// it may run on the session's actor.
   bool quick = false;
+  /// Instead of `run`, an asynchronous tool (tool::async_handler; quick):
+  /// starts the handler and returns at once; the outcome comes later, once,
+  /// through `answer`, from any thread.
+  std::function<void(request_context&, std::function<void(outcome)> answer)> start;
 };
 
 using dispatch_result = std::variant<outcome, job>;

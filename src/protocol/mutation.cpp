@@ -129,6 +129,10 @@ mutation_effect add_tool(registry& reg, tool t) {
     return rejected("invalid tool name (1-128 of A-Z a-z 0-9 _ . -): " + t.name);
   if (!t.input_schema.is_object())
     return rejected("tool " + t.name + ": inputSchema must be an object");
+  if (t.async_handler && t.handler)
+    return rejected("tool " + t.name + ": a handler or an async_handler, not both");
+  if (t.async_handler && t.tasks != task_support::forbidden)
+    return rejected("tool " + t.name + ": an async_handler cannot run as a task");
   tool_entry entry;
   try {
     entry.input = compile(t.input_schema);

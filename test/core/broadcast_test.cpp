@@ -129,9 +129,9 @@ TEST(Broadcast, AMutationsFutureResolvesOnceEverySessionHasItsNotifications) {
 // (a notifier being restarted loses its mailbox), it still settles, so no
 // caller waits forever.
 TEST(Broadcast, AMutationsSettlementSettlesWhenLetGoUnhandled) {
-  auto done = std::make_shared<std::promise<bool>>();
-  auto future = done->get_future();
-  auto held = std::make_shared<actors::settlement>(done, true);
+  std::promise<bool> done;
+  auto future = done.get_future();
+  auto held = std::make_shared<actors::settlement>(std::make_shared<actors::mutation_end>(std::move(done)), true);
   auto copy = held;
   held.reset();
   EXPECT_EQ(future.wait_for(0s), std::future_status::timeout) << "settled while still held";
