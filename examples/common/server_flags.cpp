@@ -88,6 +88,13 @@ int server_flags::run(const std::function<int()>& body) {
   }
 }
 
+void server_flags::apply(cafmcp::server_options& o) {
+  o.tracer = tracer();
+  o.metrics = metrics();
+  if (!http_)
+    cafmcp::tune_for_stdio(o);
+}
+
 std::shared_ptr<cafmcp::tracer> server_flags::tracer() {
   cafmcp::otel::provider_settings tracing;
   tracing.default_service = name_;

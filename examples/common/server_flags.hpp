@@ -46,6 +46,9 @@ public:
   /// serve(srv)). A cafmcp::startup_error or any other exception thrown on
   /// the way becomes the line "<name>: <what>" and exit code 1.
   int run(const std::function<int()>& body);
+  /// What the flags say of the server: its tracer and metrics (below), and
+  /// with --stdio, cafmcp::tune_for_stdio (one client, one scheduler thread).
+  void apply(cafmcp::server_options& o);
   /// The tracer for server_options::tracer, from --otlp-endpoint,
   /// --trace-file and the OTEL_* environment; nullptr when tracing is off.
   /// Throws cafmcp::startup_error for an endpoint or file it cannot use.

@@ -77,8 +77,7 @@ int main(int argc, char** argv) {
     cafmcp::server_options opts;
     opts.name = "job-queue";
     opts.version = "1.0";
-    opts.tracer = flags.tracer();
-    opts.metrics = flags.metrics();
+    flags.apply(opts);
     cafmcp::server srv(opts);
     job_queue queue;
     std::atomic<std::size_t> done{0};

@@ -116,8 +116,7 @@ int server_main(int argc, char** argv, const server_hooks& hooks) {
     http_opts.session_idle_timeout = std::chrono::milliseconds(idle_ms);
 
   return flags.run([&] {
-    opts.tracer = flags.tracer();
-    opts.metrics = flags.metrics();
+    flags.apply(opts);
     std::optional<cafmcp::server> made;
     try {
       made.emplace(opts);

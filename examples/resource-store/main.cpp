@@ -44,8 +44,7 @@ int main(int argc, char** argv) {
     server_options opts;
     opts.name = "resource-store-server";
     opts.tools = opts.resources = capability_mode::on;
-    opts.tracer = flags.tracer();
-    opts.metrics = flags.metrics();
+    flags.apply(opts);
     server srv(opts);
     resource_store store(srv, {std::chrono::seconds(ttl_s),
                                max_entries,

@@ -27,8 +27,7 @@ int main(int argc, char** argv) {
     cafmcp::server_options opts;
     opts.name = "vault-server";
     opts.resources = cafmcp::capability_mode::on;
-    opts.tracer = flags.tracer();
-    opts.metrics = flags.metrics();
+    flags.apply(opts);
     // seed 004's whitelist, as a policy: the vault's own URIs only
     opts.subscribable = [](std::string_view uri) { return uri.rfind("vault://", 0) == 0; };
     cafmcp::server srv(opts);

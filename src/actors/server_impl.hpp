@@ -33,6 +33,7 @@ struct server::impl {
     // a core's worth of context switches on a small machine (perf: a third
     // of the server's samples). Spin briefly, then rest (woken by new work).
     config.set("work-stealing.moderate-poll-attempts", 0);
+    config.set("work-stealing.aggressive-poll-attempts", options->scheduler_spin_polls);
     system = std::make_unique<caf::actor_system>(config);
     rt = std::make_shared<actors::runtime>(*system, options);
     if (!options->cluster.url.empty()) { // throws for a bad URL, before any actor exists
