@@ -26,7 +26,8 @@ struct tool_result {
   /// spec recommends for clients without structured-output support.
   static tool_result structured(json value);
   tool_result& add(json content_block);
-  json to_json() const;
+  json to_json() const&;
+  json to_json() &&; // moves the content out
 };
 
 /// Content-block helpers (schema.ts ContentBlock).
