@@ -37,6 +37,8 @@ request_context::impl::impl(actors::call c, std::chrono::milliseconds timeout)
       progress_token = *it;
   }
   if (call.env->stateless) {
+    answers = json::object();
+    handler_state = json::object();
     if (call.request_state.is_object()) {
       if (auto a = call.request_state.find("answers"); a != call.request_state.end() && a->is_object())
         answers = *a;
@@ -225,7 +227,10 @@ std::optional<json> request_context::input_response(const std::string& key) cons
   return std::nullopt;
 }
 
-const json& request_context::request_state() const { return impl_->handler_state; }
+const json& request_context::request_state() const {
+  static const json none = json::object(); // not a 2026-07-28 request: never a round before
+  return impl_->handler_state.is_null() ? none : impl_->handler_state;
+}
 
 const json& request_context::meta() const { return impl_->meta; }
 const std::string& request_context::session_id() const { return impl_->call.env->session_id; }

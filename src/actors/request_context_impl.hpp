@@ -26,8 +26,10 @@ public:
   std::chrono::milliseconds default_timeout;
   // Stateless multi-round-trip: every answer the client gave so far, the
   // handler's state from the last round, and how many inputs it asked for.
-  json answers = json::object();
-  json handler_state = json::object();
+  // Objects for a stateless request only (null otherwise: two allocations
+  // fewer for every other call).
+  json answers;
+  json handler_state;
   std::uint64_t inputs_asked = 0;
   // Run by the session's actor (tool::quick): it cannot wait for the client,
   // whose answer that very actor would have to deliver.

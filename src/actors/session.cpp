@@ -347,11 +347,11 @@ void forward(self_ptr self, jsonrpc::request& req, const std::string& key,
   trace_context trace;
   if (auto it = st.observed.find(key); it != st.observed.end() && it->second.span)
     trace = it->second.span->context();
-  else
-    trace = protocol::trace_context_from_meta(req.params.value_or(json::object()));
+  else if (req.params)
+    trace = protocol::trace_context_from_meta(*req.params);
   call c{key,
          std::move(req.method),
-         req.params.value_or(json::object()),
+         req.params ? std::move(*req.params) : json::object(), // the request is done with them
          std::move(env),
          flag,
          taken,
