@@ -158,7 +158,9 @@ for round in $(seq "${ROUNDS_EACH:-2}"); do
   load ts_requests "$ts" --mode requests -c 16 --duration "$DUR"
   load cafmcp_stdio "$bin/everything-server --stdio" --stdio -k 1 -m $((M * 20))
   load ts_stdio "node $root/bench/peers/ts/server.mjs --stdio" --stdio -k 1 -m $((M * 20))
-  load cafmcp_idle "$cafmcp" -k "$KMEM" -m 0 --setup-parallel 32
+  # 10,000 GET streams and the setup's own connections: past the server's
+  # default connection limit (10,000), raised as for the 10k rows.
+  load cafmcp_idle "$cafmcp --max-connections 30000" -k "$KMEM" -m 0 --setup-parallel 32
   load ts_idle "$ts" -k "$KMEM_TS" -m 0 --setup-parallel 32
   if [[ -n "${SCALE:-}" ]]; then
     # 10,000 sessions with GET streams (minutes: the TS SDK's storm alone

@@ -50,10 +50,14 @@ public:
     r.rss_start = server_rss(pid_);
     // Sessions, a few at a time.
     subscribers_.resize(static_cast<std::size_t>(o_.sessions));
-    int next = 0, ready = 0;
+    int next = 0;
     signal setup_done(ex);
     std::string setup_error;
-    for (int p = 0; p < std::min(o_.setup_parallel, o_.sessions); ++p)
+    // Every opener has ended before this frame may: they use its locals.
+    // (Leaving at the first error while the others still ran was a
+    // use-after-free: a server refusing connections crashed the client.)
+    int openers = std::min(o_.setup_parallel, o_.sessions);
+    for (int p = 0, n = openers; p < n; ++p)
       net::co_spawn(
         ex,
         [&]() -> task<void> {
@@ -62,17 +66,22 @@ public:
             try {
               co_await open_subscriber(k);
             } catch (const std::exception& e) {
-              setup_error = "session " + std::to_string(k) + ": " + e.what();
+              if (setup_error.empty())
+                setup_error = "session " + std::to_string(k) + ": " + e.what();
             }
-            ++ready;
-            setup_done.notify();
           }
+          --openers;
+          setup_done.notify();
         },
         net::detached);
-    while (ready < o_.sessions && setup_error.empty())
+    while (openers > 0)
       co_await setup_done.wait_until(clock_type::time_point::max());
-    if (!setup_error.empty())
+    if (!setup_error.empty()) {
+      // The streams opened so far (and the poller's wait) would keep the
+      // event loop, and with it the client, running for ever.
+      close_all(*admin);
       throw std::runtime_error(setup_error);
+    }
     r.rss_idle = server_rss(pid_);
     // Drive.
     auto cpu0 = cpu_seconds();
@@ -118,12 +127,7 @@ public:
       co_await done_signal_.wait_until(clock_type::time_point::max());
     if (!drive_error.empty())
       r.error = drive_error; // the cause, rather than the stall it led to
-    for (auto& s : subscribers_)
-      if (s && s->stream)
-        s->stream->close();
-    poller_.close(); // its wait would keep the event loop running
-    conn_.done_with(*admin);
-    conn_.finish();
+    close_all(*admin);
     // Whatever did not arrive is lost.
     for (auto& s : subscribers_)
       for (std::size_t w = 0; w < drivers_.size(); ++w)
@@ -165,6 +169,15 @@ private:
   static void check_tool(const nlohmann::json& res) {
     if (res.value("isError", false))
       throw std::runtime_error("tool failed: " + res.dump());
+  }
+
+  void close_all(rpc_session& admin) {
+    for (auto& s : subscribers_)
+      if (s && s->stream)
+        s->stream->close();
+    poller_.close(); // its wait would keep the event loop running
+    conn_.done_with(admin);
+    conn_.finish();
   }
 
   bool all_delivered() const {

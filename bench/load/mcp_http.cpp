@@ -145,7 +145,7 @@ task<void> sse_stream::run(std::function<void(std::string_view)> on_data, sse_po
       on_data_ = std::move(on_data);
       poller_ = poller;
       polled_fd_ = sock_.release();
-      poller_->add(polled_fd_, [this](const char* p, std::size_t n) {
+      poller_->add(polled_fd_, this, [this](const char* p, std::size_t n) {
         pending_.append(p, n);
         split_events(on_data_);
       });
@@ -197,7 +197,7 @@ void sse_stream::split_events(std::function<void(std::string_view)>& on_data) {
 
 void sse_stream::close() {
   if (poller_) {
-    poller_->remove(polled_fd_); // closes it
+    poller_->remove(polled_fd_, this); // closes it, unless the poller did
     poller_ = nullptr;
     return;
   }

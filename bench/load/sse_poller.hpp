@@ -35,9 +35,10 @@ public:
     watch_.close(ec);
   }
 
-  /// Takes the socket over (it is closed by remove() or at destruction).
-  void add(int fd, on_bytes cb) {
-    streams_[fd] = std::move(cb);
+  /// Takes the socket over for `owner` (it is closed by remove() or at
+  /// destruction).
+  void add(int fd, const void* owner, on_bytes cb) {
+    streams_[fd] = {owner, std::move(cb)};
     epoll_event ev{};
     ev.events = EPOLLIN | EPOLLRDHUP | EPOLLET;
     ev.data.fd = fd;
@@ -45,9 +46,12 @@ public:
     drain(fd); // what arrived before it was added raises no edge
   }
 
-  void remove(int fd) {
-    if (streams_.erase(fd) != 0)
-      ::close(fd); // closing also takes it out of the epoll set
+  /// Closes `owner`'s socket, unless the stream ended and was closed here
+  /// already: its number may belong to another stream by now (the kernel
+  /// reuses it), whose socket must not be closed under it.
+  void remove(int fd, const void* owner) {
+    if (auto it = streams_.find(fd); it != streams_.end() && it->second.owner == owner)
+      close_stream(it);
   }
 
 private:
@@ -83,15 +87,25 @@ private:
       if (r < 0 && errno == EINTR)
         continue;
       if (r <= 0)
-        return remove(fd);
-      it->second(buf_, static_cast<std::size_t>(r));
+        return close_stream(it);
+      it->second.cb(buf_, static_cast<std::size_t>(r));
       if (static_cast<std::size_t>(r) < sizeof buf_)
         return;
     }
   }
 
+  struct stream {
+    const void* owner;
+    on_bytes cb;
+  };
+
+  void close_stream(std::unordered_map<int, stream>::iterator it) {
+    ::close(it->first); // closing also takes it out of the epoll set
+    streams_.erase(it);
+  }
+
   boost::asio::posix::stream_descriptor watch_; // owns the epoll set
-  std::unordered_map<int, on_bytes> streams_;
+  std::unordered_map<int, stream> streams_;
   char buf_[16384];
 };
 
