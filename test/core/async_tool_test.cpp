@@ -45,6 +45,11 @@ struct held_reply {
   }
 };
 
+// Tool `later`: keeps its reply in `held` and answers nothing itself.
+tool holding(std::shared_ptr<held_reply> held) {
+  return async_tool("later", [held](const json&, request_context&, tool_reply reply) { held->keep(std::move(reply)); });
+}
+
 TEST(AsyncTools, AMutationsCallbackAnswersTheCallAfterItsNotification) {
   server srv(all_on());
   ASSERT_TRUE(applied(srv.add_resource(text_resource("mem://a", "a", "v0"))));
@@ -89,8 +94,7 @@ TEST(AsyncTools, AMutationThatChangesNothingIsToldFalse) {
 TEST(AsyncTools, TheCallWaitsForItsReplyWhileTheSessionServesOtherRequests) {
   server srv(all_on());
   auto held = std::make_shared<held_reply>();
-  ASSERT_TRUE(applied(srv.add_tool(async_tool(
-    "later", [held](const json&, request_context&, tool_reply reply) { held->keep(std::move(reply)); }))));
+  ASSERT_TRUE(applied(srv.add_tool(holding(held))));
   in_process_client c(srv);
   c.initialize();
   c.send(call_message("pending", "later"));
@@ -196,8 +200,7 @@ TEST(AsyncTools, AReplyAfterTheSessionEndedGoesNowhereAndShutdownGoesOn) {
   auto held = std::make_shared<held_reply>();
   {
     server srv(all_on());
-    ASSERT_TRUE(applied(srv.add_tool(async_tool(
-      "later", [held](const json&, request_context&, tool_reply reply) { held->keep(std::move(reply)); }))));
+    ASSERT_TRUE(applied(srv.add_tool(holding(held))));
     in_process_client c(srv);
     c.initialize();
     c.send(call_message("pending", "later"));
