@@ -93,6 +93,8 @@ struct tool {
   /// stdio, one update_resource at a time, 1.6-1.9x the calls per second
   /// of the blocking form (BENCHMARKS.md). Not for tasks (`tasks` must stay
   /// forbidden: a task's handler is run again with input, on a thread).
+  /// The server's shutdown waits for a reply still held, as it waits for a
+  /// handler still running: answer it, or let it go.
   async_tool_handler async_handler;
   /// The handler returns at once and never blocks (no I/O, no waiting, no
   /// request_context::request): it then runs on its session's actor instead
