@@ -80,7 +80,8 @@ std::optional<request_id> from_key(std::string_view key) {
   if (!key.empty() && (key.front() == '-' || (key.front() >= '0' && key.front() <= '9'))) {
     std::int64_t n = 0;
     auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), n);
-    if (ec == std::errc() && end == key.data() + key.size())
+    // Only to_key's own text: "007" or "-0" is not a key (nor JSON's).
+    if (ec == std::errc() && end == key.data() + key.size() && std::to_string(n) == key)
       return n;
   }
   auto j = json::parse(key, nullptr, false);

@@ -275,5 +275,14 @@ TEST(JsonRpc, KeysDistinguishNumberAndStringIds) {
   EXPECT_EQ(to_key(request_id{std::string("a\"b")}), R"("a\"b")");
 }
 
+TEST(JsonRpc, KeysComeBackAsTheIdsTheyWereMadeFromAndNothingElseIsOne) {
+  for (const request_id& id :
+       {request_id{std::int64_t{0}}, request_id{std::int64_t{-42}}, request_id{std::int64_t{INT64_MAX}},
+        request_id{std::int64_t{INT64_MIN}}, request_id{std::string("7")}, request_id{std::string("a\"b")}})
+    EXPECT_EQ(from_key(to_key(id)), id) << to_key(id);
+  for (std::string_view other : {"007", "1.5", "-", "", "abc", "99999999999999999999", "\"open", "[1]"})
+    EXPECT_FALSE(from_key(other)) << other;
+}
+
 } // namespace
 } // namespace cafmcp::jsonrpc
