@@ -13,7 +13,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 #include <string_view>
 
 #include "cafmcp/json.hpp"
@@ -43,26 +45,31 @@ std::optional<json> parse(std::string_view text) {
   return doc;
 }
 
-// Where valijson (draft 7, after translation) looks for subschemas; a
-// member under any other key is data or an unknown keyword, never followed.
-bool is_applicator(std::string_view key) {
-  for (std::string_view k : {"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependencies", "items",
-                             "additionalItems", "contains", "properties", "patternProperties",
-                             "additionalProperties", "propertyNames", "definitions", "$defs"})
+// Where valijson (draft 7, after translation) looks for subschemas, and in
+// what shape: a list keyword holds an array of schemas, a map keyword an
+// object of them, a one keyword a schema (or an array, as `items`). A member
+// under any other key, or of another shape, is data or a malformed keyword,
+// never followed: an array under `$defs` holding a dangling `$ref` is
+// not a reference anyone resolves (input crash-6c438e6a... in the corpus:
+// the check once descended into any array).
+enum class form { list, one, map };
+
+std::optional<form> applicator(std::string_view key) {
+  static constexpr std::pair<std::string_view, form> table[] = {
+    {"allOf", form::list},           {"anyOf", form::list},      {"oneOf", form::list},
+    {"not", form::one},              {"if", form::one},          {"then", form::one},
+    {"else", form::one},             {"dependencies", form::map}, {"items", form::one},
+    {"additionalItems", form::one},  {"contains", form::one},    {"properties", form::map},
+    {"patternProperties", form::map}, {"additionalProperties", form::one}, {"propertyNames", form::one},
+    {"definitions", form::map},      {"$defs", form::map}};
+  for (auto& [k, f] : table)
     if (k == key)
-      return true;
-  return false;
+      return f;
+  return std::nullopt;
 }
 
 // Every `$ref` valijson will follow: "#" or "#/pointer" that resolves.
-// `map` says the node's members are named subschemas (properties, ...).
-void check_refs(const json& root, const json& schema, bool map = false) {
-  if (map) {
-    if (schema.is_object())
-      for (auto& child : schema)
-        check_refs(root, child);
-    return;
-  }
+void check_refs(const json& root, const json& schema) {
   if (!schema.is_object())
     return;
   if (auto ref = schema.find("$ref"); ref != schema.end()) {
@@ -73,15 +80,19 @@ void check_refs(const json& root, const json& schema, bool map = false) {
       FUZZ_CHECK(root.contains(json::json_pointer(text.substr(1))));
   }
   for (auto it = schema.begin(); it != schema.end(); ++it) {
-    if (!is_applicator(it.key()))
+    auto f = applicator(it.key());
+    if (!f)
       continue;
-    bool named = it.key() == "properties" || it.key() == "patternProperties" || it.key() == "dependencies"
-                 || it.key() == "definitions" || it.key() == "$defs";
-    if (it->is_array())
+    if (*f == form::map) {
+      if (it->is_object())
+        for (auto& child : *it)
+          check_refs(root, child);
+    } else if (it->is_array()) { // prepare() walks a one keyword's array too
       for (auto& child : *it)
         check_refs(root, child);
-    else
-      check_refs(root, *it, named);
+    } else if (*f == form::one) {
+      check_refs(root, *it);
+    }
   }
 }
 
