@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "foundation/ecma_pattern.hpp"
 #include "foundation/percent_encoding.hpp"
 
 namespace cafmcp::schema_dialect {
@@ -111,6 +112,7 @@ public:
       in_place_[holder].push_back(target);
     }
     check_cycles();
+    out.matches_keys = matches_keys_;
     return out;
   }
 
@@ -289,20 +291,43 @@ private:
       }
   }
 
-  void check_patterns(const json& node, const std::string& now) {
-    auto compile = [&now](const std::string& pattern) {
-      try {
-        std::regex re(pattern, std::regex::ECMAScript);
-      } catch (const std::regex_error& e) {
-        throw std::invalid_argument("invalid regular expression '" + pattern + "' at '" + now
-                                    + "': " + e.what());
-      }
+  // `pattern` is compiled as schema_validator will match it (Boost.Regex);
+  // `patternProperties` keys as valijson will (std::regex), after a check
+  // that std::regex can take them safely.
+  void check_patterns(json& node, const std::string& now) {
+    auto refuse = [&now](const std::string& pattern, const char* why) {
+      auto shown = pattern.size() > 100 ? pattern.substr(0, 100) + "..." : pattern;
+      throw std::invalid_argument("invalid regular expression '" + shown + "' at '" + now + "': " + why);
     };
-    if (node.contains("pattern") && node["pattern"].is_string())
-      compile(node["pattern"].get<std::string>());
-    if (node.contains("patternProperties") && node["patternProperties"].is_object())
-      for (auto& [key, ignored] : node["patternProperties"].items())
-        compile(key);
+    if (node.contains("pattern") && node["pattern"].is_string()) {
+      auto pattern = node["pattern"].get<std::string>();
+      try {
+        ecma_pattern checked(pattern);
+      } catch (const std::invalid_argument& e) {
+        refuse(pattern, e.what());
+      }
+      node[pattern_keyword] = std::move(node["pattern"]);
+      node.erase("pattern");
+    }
+    if (node.contains("patternProperties") && node["patternProperties"].is_object()) {
+      for (auto& [key, ignored] : node["patternProperties"].items()) {
+        try {
+          check_for_std_regex(key);
+          std::regex re(key, std::regex::ECMAScript);
+        } catch (const std::invalid_argument& e) {
+          refuse(key, e.what());
+        } catch (const std::regex_error& e) {
+          refuse(key, e.what());
+        }
+        matches_keys_ = true;
+      }
+    }
+    // 2020-12 drops `format` (an annotation there); before it, valijson
+    // would check date, time and date-time with std::regex.
+    if (node.contains("format") && node["format"].is_string()) {
+      node[format_keyword] = std::move(node["format"]);
+      node.erase("format");
+    }
   }
 
   std::string resolve(std::string ref, const std::string& where) const {
@@ -371,6 +396,7 @@ private:
   std::string base_;                           // the root's $id without fragment
   std::map<std::string, std::string> moved_;   // original pointer -> translated pointer
   std::map<std::string, std::string> anchors_; // anchor name -> translated pointer
+  bool matches_keys_ = false;                  // some patternProperties
   std::vector<std::string> refs_;              // nodes holding a $ref
   std::map<std::string, std::vector<std::string>> in_place_;
 };

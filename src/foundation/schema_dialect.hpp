@@ -7,6 +7,10 @@
 // Also refuses, with a clear message, what would make valijson crash or
 // recurse forever: unresolvable or remote `$ref`s, cycles of references
 // that never descend into the value, invalid regular expressions.
+//
+// `pattern` and `format` leave under names of our own (pattern_keyword,
+// format_keyword): valijson would check them with std::regex, which a long
+// string crashes (ecma_pattern.hpp); schema_validator checks them instead.
 #include <string>
 
 #include "cafmcp/json.hpp"
@@ -15,9 +19,15 @@ namespace cafmcp::schema_dialect {
 
 enum class draft { v3, v4, v7 };
 
+/// Where `pattern` (a string) and, before 2020-12, `format` move to.
+inline constexpr const char* pattern_keyword = "x-cafmcp-pattern";
+inline constexpr const char* format_keyword = "x-cafmcp-format";
+
 struct prepared {
   json document; // every `$ref` in it is "#" or "#/json/pointer" into itself
   draft parse_as = draft::v7;
+  /// Some `patternProperties`: valijson matches object keys with std::regex.
+  bool matches_keys = false;
 };
 
 /// Throws std::invalid_argument naming the problem (and where it is).

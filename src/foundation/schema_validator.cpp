@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <limits>
+#include <new>
+#include <optional>
 #include <regex>
 #include <stdexcept>
 #include <string_view>
@@ -14,6 +16,7 @@
 #include <valijson/schema_parser.hpp>
 #include <valijson/validator.hpp>
 
+#include "foundation/ecma_pattern.hpp"
 #include "foundation/schema_dialect.hpp"
 
 namespace cafmcp {
@@ -21,9 +24,123 @@ namespace cafmcp {
 struct schema_validator::impl {
   json document; // valijson's compiled schema refers into it
   valijson::Schema schema;
+  bool matches_keys = false; // schema_dialect::prepared::matches_keys
 };
 
 namespace {
+
+// `pattern`, matched with Boost.Regex (ecma_pattern.hpp) in place of
+// valijson's std::regex. The messages are valijson's own.
+class pattern_constraint : public valijson::constraints::PolyConstraint {
+public:
+  explicit pattern_constraint(const std::string& text) : pattern_(text) {}
+
+  bool validate(const valijson::adapters::Adapter& target, const std::vector<std::string>& context,
+                valijson::ValidationResults* results) const override {
+    if (!target.isString())
+      return true;
+    bool matched = false;
+    const char* failure = "Failed to match regex specified by 'pattern' constraint.";
+    try {
+      matched = pattern_.search(target.asString());
+    } catch (const std::runtime_error&) { // past Boost.Regex's bounds: fail closed
+      failure = "String too long or pattern too complex to check against 'pattern'.";
+    }
+    if (!matched && results)
+      results->pushError(context, failure);
+    return matched;
+  }
+
+private:
+  valijson::constraints::Constraint* cloneInto(void* where) const override {
+    return new (where) pattern_constraint(*this);
+  }
+  size_t sizeOf() const override { return sizeof(pattern_constraint); }
+
+  ecma_pattern pattern_;
+};
+
+// `format` before 2020-12: date, time and date-time as valijson checks them
+// (the same expressions and day ranges), matched with Boost.Regex; other
+// formats are annotations, as in valijson.
+class format_constraint : public valijson::constraints::PolyConstraint {
+public:
+  explicit format_constraint(std::string format) : format_(std::move(format)) {}
+
+  bool validate(const valijson::adapters::Adapter& target, const std::vector<std::string>& context,
+                valijson::ValidationResults* results) const override {
+    static const ecma_pattern date("^([0-9]+)-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])$");
+    static const ecma_pattern time(
+      "^([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9]|60)(\\.[0-9]+)?(([Zz])|([\\+|\\-]([01][0-9]|2[0-3]):[0-5][0-9]))$");
+    static const ecma_pattern date_time(
+      "^([0-9]+)-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])[Tt]([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9]|60)"
+      "(\\.[0-9]+)?(([Zz])|([\\+|\\-]([01][0-9]|2[0-3]):[0-5][0-9]))$");
+    const ecma_pattern* shape = format_ == "date" ? &date
+                                : format_ == "time" ? &time
+                                : format_ == "date-time" ? &date_time
+                                                         : nullptr;
+    if (!shape || !target.isString())
+      return true;
+    auto s = target.asString();
+    bool ok = false;
+    try {
+      ok = shape->search(s) && (shape == &time || day_fits(s));
+    } catch (const std::runtime_error&) {
+    }
+    if (!ok && results)
+      results->pushError(context, "String should be a valid " + format_);
+    return ok;
+  }
+
+private:
+  // "YYYY...-MM-DD": the day within its month (February: 29).
+  static bool day_fits(const std::string& s) {
+    auto dash = s.find('-');
+    int month = std::stoi(s.substr(dash + 1, 2)), day = std::stoi(s.substr(dash + 4, 2));
+    int limit = month == 2 ? 29 : (month <= 7) == (month % 2 == 1) ? 31 : 30;
+    return day <= limit;
+  }
+  valijson::constraints::Constraint* cloneInto(void* where) const override {
+    return new (where) format_constraint(*this);
+  }
+  size_t sizeOf() const override { return sizeof(format_constraint); }
+
+  std::string format_;
+};
+
+struct pattern_builder : valijson::ConstraintBuilder {
+  valijson::constraints::Constraint* make(const valijson::adapters::Adapter& value) const override {
+    if (!value.maybeString())
+      throw std::invalid_argument("pattern must be a string");
+    return new pattern_constraint(value.asString());
+  }
+};
+
+struct format_builder : valijson::ConstraintBuilder {
+  valijson::constraints::Constraint* make(const valijson::adapters::Adapter& value) const override {
+    if (!value.maybeString())
+      throw std::invalid_argument("format must be a string");
+    return new format_constraint(value.asString());
+  }
+};
+
+// The path of the first object key longer than std::regex can match
+// safely (ecma_pattern.hpp), or nothing.
+std::optional<std::string> overlong_key(const json& v, const std::string& at) {
+  if (v.is_object()) {
+    for (auto& [key, child] : v.items()) {
+      if (key.size() > max_key_matched_by_std_regex)
+        return at.empty() ? std::string("/") : at;
+      if (auto found = overlong_key(child, at + "/" + key.substr(0, 40)))
+        return found;
+    }
+  } else if (v.is_array()) {
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (auto found = overlong_key(v[i], at + "/" + std::to_string(i)))
+        return found;
+  }
+  return std::nullopt;
+}
 
 valijson::SchemaParser::Version parser_version(schema_dialect::draft d) {
   switch (d) {
@@ -234,8 +351,11 @@ std::optional<std::string> describe(const std::string& description, const json* 
 schema_validator::schema_validator(const json& schema) : impl_(std::make_unique<impl>()) {
   auto prepared = schema_dialect::prepare(schema); // throws std::invalid_argument itself
   impl_->document = std::move(prepared.document);
+  impl_->matches_keys = prepared.matches_keys;
   try {
     valijson::SchemaParser parser(parser_version(prepared.parse_as));
+    parser.addConstraintBuilder(schema_dialect::pattern_keyword, new pattern_builder); // the parser owns it
+    parser.addConstraintBuilder(schema_dialect::format_keyword, new format_builder);
     valijson::adapters::NlohmannJsonAdapter adapter(impl_->document);
     parser.populateSchema(adapter, impl_->schema);
   } catch (const std::exception& e) {
@@ -252,6 +372,10 @@ std::optional<std::string> schema_validator::validate(const json& instance) cons
     integral_floats_to_integers(*normalized);
   }
   const json& target = normalized ? *normalized : instance;
+  if (impl_->matches_keys)
+    if (auto at = overlong_key(target, ""))
+      return *at + ": a property name longer than " + std::to_string(max_key_matched_by_std_regex)
+             + " bytes cannot be checked against patternProperties";
   valijson::Validator validator;
   valijson::ValidationResults results;
   try {

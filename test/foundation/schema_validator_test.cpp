@@ -283,6 +283,61 @@ TEST(SchemaValidator, PatternsValidate) {
   EXPECT_EQ(v.validate("ABC"), "/: failed to match regex specified by 'pattern' constraint");
 }
 
+// valijson matched `pattern` and the draft-7 formats with std::regex, which
+// recurses once per character a quantifier takes: a 50 KB string against
+// "^[a-z]+$" overflowed the stack and killed the process (a tools/call
+// argument is enough). Boost.Regex matches them now (ecma_pattern.hpp):
+// long strings are checked, and what passes its bounds is a violation.
+// Found by fuzz/schema_dialect (16 processes, 27 November).
+TEST(SchemaValidator, LongStringsAreMatchedWithoutExhaustingTheStack) {
+  const std::string megabyte(1 << 20, 'a');
+  schema_validator letters(json::parse(R"({"type":"string","pattern":"^[a-z]+$"})"));
+  EXPECT_EQ(letters.validate(megabyte), std::nullopt);
+  EXPECT_EQ(letters.validate(megabyte + "A"), "/: failed to match regex specified by 'pattern' constraint");
+
+  schema_validator alternation(json::parse(R"({"type":"string","pattern":"^(a|b)*$"})"));
+  EXPECT_EQ(alternation.validate("abba"), std::nullopt);
+  auto refused = alternation.validate(megabyte);
+  ASSERT_TRUE(refused);
+  EXPECT_NE(refused->find("too long or pattern too complex"), std::string::npos) << *refused;
+
+  schema_validator date(json::parse(R"({"$schema":"http://json-schema.org/draft-07/schema#","format":"date"})"));
+  EXPECT_EQ(date.validate("2026-11-27"), std::nullopt);
+  EXPECT_EQ(date.validate("2026-02-30"), "/: string should be a valid date");
+  EXPECT_EQ(date.validate("2026-13-01"), "/: string should be a valid date");
+  EXPECT_EQ(date.validate(std::string(1 << 20, '1') + "-01-01"), std::nullopt); // a long year is a year
+  schema_validator date_time(
+    json::parse(R"({"$schema":"http://json-schema.org/draft-07/schema#","format":"date-time"})"));
+  EXPECT_EQ(date_time.validate("2026-11-27T13:40:00Z"), std::nullopt);
+  EXPECT_EQ(date_time.validate("2026-11-31T13:40:00Z"), "/: string should be a valid date-time");
+  EXPECT_EQ(date_time.validate(5), std::nullopt); // format speaks of strings only
+
+  // patternProperties stays with valijson's std::regex: keys are bounded.
+  schema_validator keys(json::parse(R"({"patternProperties":{"^[a-z]+$":{"type":"integer"}}})"));
+  EXPECT_EQ(keys.validate({{"abc", 1}}), std::nullopt);
+  EXPECT_TRUE(keys.validate({{"abc", "x"}}));
+  auto long_key = keys.validate({{"outer", {{std::string(5000, 'a'), 1}}}});
+  ASSERT_TRUE(long_key);
+  EXPECT_EQ(long_key->rfind("/outer: a property name longer than 4096 bytes", 0), 0u) << *long_key;
+}
+
+// What std::regex would be handed for patternProperties is bounded first:
+// its compiler overflowed a signed integer on a long repetition count or
+// back-reference (UBSan, fuzz/schema_dialect; input crash-f3b7eb85... in the
+// corpus) and expands "{n}" into n copies. `pattern` goes to Boost.Regex,
+// which reads the same numbers without either.
+TEST(SchemaValidator, RefusesPatternsStdRegexCannotTakeSafely) {
+  for (const char* key : {"a{1001}", "(a{100}){1001}", "(a{400}){400}", "\\1111111111111111111", "a{11111111111111111111}"})
+    EXPECT_THROW(schema_validator(json{{"patternProperties", {{key, true}}}}), std::invalid_argument) << key;
+  EXPECT_NO_THROW(schema_validator(json{{"patternProperties", {{"^[a-z]{1,100}-[0-9]{2,4}$", true}}}}));
+  EXPECT_NO_THROW(schema_validator(json{{"patternProperties", {{"[{99999}]", true}}}})); // a class: no count
+  EXPECT_THROW(schema_validator(json{{"pattern", std::string(5000, 'a')}}), std::invalid_argument);
+  EXPECT_THROW(schema_validator(json{{"pattern", "\\1111111111111111111"}}), std::invalid_argument);
+  schema_validator big_count(json{{"type", "string"}, {"pattern", "^a{1,5000}$"}});
+  EXPECT_EQ(big_count.validate(std::string(5000, 'a')), std::nullopt);
+  EXPECT_TRUE(big_count.validate(std::string(5001, 'a')));
+}
+
 TEST(SchemaValidator, CompiledOnceUsableManyTimes) {
   schema_validator v(conformance_schema);
   for (int i = 0; i < 100; ++i) {

@@ -1,0 +1,73 @@
+#include "foundation/ecma_pattern.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <boost/regex.hpp>
+
+namespace cafmcp {
+
+struct ecma_pattern::compiled {
+  boost::regex re;
+};
+
+ecma_pattern::ecma_pattern(const std::string& text) {
+  if (text.size() > max_length)
+    throw std::invalid_argument("a pattern longer than " + std::to_string(max_length) + " bytes");
+  try {
+    // no_mod_s: "." does not match a line terminator, as in ECMA-262.
+    re_ = std::make_shared<const compiled>(
+      compiled{boost::regex(text, boost::regex::ECMAScript | boost::regex::no_mod_s)});
+  } catch (const std::exception& e) { // boost::regex_error, std::bad_alloc on a pattern too large
+    throw std::invalid_argument(e.what());
+  }
+}
+
+ecma_pattern::~ecma_pattern() = default;
+ecma_pattern::ecma_pattern(const ecma_pattern&) = default;
+
+bool ecma_pattern::search(std::string_view subject) const {
+  return boost::regex_search(subject.begin(), subject.end(), re_->re);
+}
+
+void check_for_std_regex(std::string_view pattern) {
+  if (pattern.size() > ecma_pattern::max_length)
+    throw std::invalid_argument("a pattern longer than " + std::to_string(ecma_pattern::max_length) + " bytes");
+  constexpr unsigned long max_count = 1000, max_copies = 100000;
+  unsigned long copies = 1;
+  bool in_class = false;
+  auto digits_at = [&](std::size_t i) {
+    std::size_t n = 0;
+    while (i + n < pattern.size() && pattern[i + n] >= '0' && pattern[i + n] <= '9')
+      ++n;
+    return n;
+  };
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    char c = pattern[i];
+    if (c == '\\') {
+      if (digits_at(i + 1) > 4)
+        throw std::invalid_argument("a back-reference of more than 4 digits");
+      ++i; // the escaped character is no syntax
+    } else if (in_class) {
+      in_class = c != ']';
+    } else if (c == '[') {
+      in_class = true;
+    } else if (c == '{') {
+      // {n}, {n,} or {n,m}: every number counts (std::regex copies the
+      // atom that often), and nested or not, their product bounds the copies.
+      for (std::size_t j = i + 1; j < pattern.size() && pattern[j] != '}'; ++j) {
+        auto n = digits_at(j);
+        if (n == 0)
+          continue;
+        if (n > 4 || std::stoul(std::string(pattern.substr(j, n))) > max_count)
+          throw std::invalid_argument("a repetition count over " + std::to_string(max_count));
+        copies *= std::max(1UL, std::stoul(std::string(pattern.substr(j, n))));
+        if (copies > max_copies)
+          throw std::invalid_argument("repetition counts that multiply past " + std::to_string(max_copies));
+        j += n - 1;
+      }
+    }
+  }
+}
+
+} // namespace cafmcp

@@ -1,0 +1,54 @@
+#pragma once
+// JSON Schema's regular expressions (ECMA-262 syntax), compiled and matched
+// with Boost.Regex instead of std::regex. libstdc++'s std::regex matches by
+// recursion, one stack frame per character a quantifier takes: a 50 KB
+// string checked against "^[a-z]+$" overflowed an 8 MB stack and killed the
+// whole server (a tools/call argument is enough). Its compiler also
+// overflows a signed integer on a long repetition count, and expands
+// "{n}" into n copies. Boost.Regex keeps its backtracking state on the heap
+// and bounds it, and bounds the steps a match may take: past either bound it
+// throws, and the caller reports the value as not checkable instead of
+// crashing. (Found by fuzz/schema_dialect.)
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace cafmcp {
+
+class ecma_pattern {
+public:
+  /// Longer patterns are refused: no schema needs one, and compiling is
+  /// work a hostile schema would choose.
+  static constexpr std::size_t max_length = 4096;
+
+  /// Throws std::invalid_argument with the reason when `text` is no
+  /// pattern or is longer than max_length.
+  explicit ecma_pattern(const std::string& text);
+  ~ecma_pattern();
+  ecma_pattern(const ecma_pattern&);
+  ecma_pattern& operator=(const ecma_pattern&) = delete;
+
+  /// Whether the pattern matches anywhere in `subject` (JSON Schema's
+  /// patterns are not anchored). Throws std::runtime_error when the match
+  /// passes Boost.Regex's bounds on work or memory.
+  bool search(std::string_view subject) const;
+
+private:
+  struct compiled;
+  std::shared_ptr<const compiled> re_;
+};
+
+/// For a pattern that std::regex itself must compile (valijson compiles
+/// `patternProperties` with it): throws std::invalid_argument when std::regex
+/// would be handed what it handles badly: a pattern longer than
+/// ecma_pattern::max_length, a repetition count over 1,000 or counts that
+/// multiply past 100,000 copies, a back-reference of more than 4 digits.
+void check_for_std_regex(std::string_view pattern);
+
+/// Object keys longer than this are not matched against `patternProperties`
+/// (std::regex recurses per character; 4 KiB stays far inside a thread's
+/// stack): such an object is reported as not checkable.
+constexpr std::size_t max_key_matched_by_std_regex = 4096;
+
+} // namespace cafmcp
