@@ -36,6 +36,11 @@ void check_for_std_regex(std::string_view pattern) {
   constexpr unsigned long max_count = 1000, max_copies = 100000;
   unsigned long copies = 1;
   bool in_class = false;
+  // A quantifier right after a quantifier ("x++", "a*{2}"; a lazy "?"
+  // once is fine) is a SyntaxError in ECMA-262, but std::regex nests them,
+  // and a few dozen backtrack forever on a four-character key (found by
+  // fuzz/schema_dialect: input timeout-2d4f5fd1... in the corpus).
+  bool after_quantifier = false, after_lazy = false;
   auto digits_at = [&](std::size_t i) {
     std::size_t n = 0;
     while (i + n < pattern.size() && pattern[i + n] >= '0' && pattern[i + n] <= '9')
@@ -44,6 +49,16 @@ void check_for_std_regex(std::string_view pattern) {
   };
   for (std::size_t i = 0; i < pattern.size(); ++i) {
     char c = pattern[i];
+    bool count = c == '{' && !in_class && digits_at(i + 1) > 0;
+    bool quantifier = !in_class && (c == '*' || c == '+' || c == '?' || count);
+    if (quantifier && after_quantifier) {
+      if (c != '?' || after_lazy)
+        throw std::invalid_argument("a quantifier after a quantifier");
+      after_lazy = true;
+      continue;
+    }
+    after_quantifier = quantifier;
+    after_lazy = false;
     if (c == '\\') {
       if (digits_at(i + 1) > 4)
         throw std::invalid_argument("a back-reference of more than 4 digits");
@@ -52,10 +67,11 @@ void check_for_std_regex(std::string_view pattern) {
       in_class = c != ']';
     } else if (c == '[') {
       in_class = true;
-    } else if (c == '{') {
+    } else if (count) {
       // {n}, {n,} or {n,m}: every number counts (std::regex copies the
       // atom that often), and nested or not, their product bounds the copies.
-      for (std::size_t j = i + 1; j < pattern.size() && pattern[j] != '}'; ++j) {
+      std::size_t j = i + 1;
+      for (; j < pattern.size() && pattern[j] != '}'; ++j) {
         auto n = digits_at(j);
         if (n == 0)
           continue;
@@ -66,6 +82,7 @@ void check_for_std_regex(std::string_view pattern) {
           throw std::invalid_argument("repetition counts that multiply past " + std::to_string(max_copies));
         j += n - 1;
       }
+      i = j; // the closing brace
     }
   }
 }
