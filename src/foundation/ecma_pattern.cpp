@@ -15,9 +15,12 @@ ecma_pattern::ecma_pattern(const std::string& text) {
   if (text.size() > max_length)
     throw std::invalid_argument("a pattern longer than " + std::to_string(max_length) + " bytes");
   try {
-    // no_mod_s: "." does not match a line terminator, as in ECMA-262.
+    // As ECMA-262 without flags: "." matches no line terminator (no_mod_s),
+    // "^" and "$" only at the ends of the string, not at a line break inside
+    // it (no_mod_m; Boost's Perl default is multi-line, which would let
+    // "^[a-z]+$" pass "abc\nANYTHING").
     re_ = std::make_shared<const compiled>(
-      compiled{boost::regex(text, boost::regex::ECMAScript | boost::regex::no_mod_s)});
+      compiled{boost::regex(text, boost::regex::ECMAScript | boost::regex::no_mod_s | boost::regex::no_mod_m)});
   } catch (const std::exception& e) { // boost::regex_error, std::bad_alloc on a pattern too large
     throw std::invalid_argument(e.what());
   }

@@ -281,6 +281,15 @@ TEST(SchemaValidator, PatternsValidate) {
   schema_validator v(json::parse(R"({"type":"string","pattern":"^[a-z]+$"})"));
   EXPECT_EQ(v.validate("abc"), std::nullopt);
   EXPECT_EQ(v.validate("ABC"), "/: failed to match regex specified by 'pattern' constraint");
+  // ECMA-262 without flags: "^" and "$" are the string's ends, not a line's,
+  // and "." takes no line break.
+  EXPECT_TRUE(v.validate("abc\nDEF"));
+  EXPECT_TRUE(v.validate("DEF\nabc"));
+  schema_validator dot(json::parse(R"({"type":"string","pattern":"^a.b$"})"));
+  EXPECT_EQ(dot.validate("axb"), std::nullopt);
+  EXPECT_TRUE(dot.validate("a\nb"));
+  schema_validator unanchored(json::parse(R"({"type":"string","pattern":"b+"})")); // searches
+  EXPECT_EQ(unanchored.validate("abba"), std::nullopt);
 }
 
 // valijson matched `pattern` and the draft-7 formats with std::regex, which
