@@ -11,6 +11,34 @@ struct ecma_pattern::compiled {
   boost::regex re;
 };
 
+namespace {
+
+bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+// ECMA-262's "\uXXXX" in Boost's spelling, "\x{XXXX}": to Boost, "\u" is
+// the class of upper-case letters.
+std::string boost_spelling(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\' || i + 1 == text.size()) {
+      out += text[i];
+      continue;
+    }
+    if (text[i + 1] == 'u' && i + 5 < text.size() && is_hex(text[i + 2]) && is_hex(text[i + 3])
+        && is_hex(text[i + 4]) && is_hex(text[i + 5])) {
+      out += "\\x{" + text.substr(i + 2, 4) + "}";
+      i += 5;
+    } else {
+      out += text.substr(i, 2); // an escape and what it escapes, "\\" included
+      ++i;
+    }
+  }
+  return out;
+}
+
+} // namespace
+
 ecma_pattern::ecma_pattern(const std::string& text) {
   if (text.size() > max_length)
     throw std::invalid_argument("a pattern longer than " + std::to_string(max_length) + " bytes");
@@ -20,7 +48,8 @@ ecma_pattern::ecma_pattern(const std::string& text) {
     // it (no_mod_m; Boost's Perl default is multi-line, which would let
     // "^[a-z]+$" pass "abc\nANYTHING").
     re_ = std::make_shared<const compiled>(
-      compiled{boost::regex(text, boost::regex::ECMAScript | boost::regex::no_mod_s | boost::regex::no_mod_m)});
+      compiled{boost::regex(boost_spelling(text),
+                            boost::regex::ECMAScript | boost::regex::no_mod_s | boost::regex::no_mod_m)});
   } catch (const std::exception& e) { // boost::regex_error, std::bad_alloc on a pattern too large
     throw std::invalid_argument(e.what());
   }

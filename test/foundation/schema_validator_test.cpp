@@ -290,6 +290,13 @@ TEST(SchemaValidator, PatternsValidate) {
   EXPECT_TRUE(dot.validate("a\nb"));
   schema_validator unanchored(json::parse(R"({"type":"string","pattern":"b+"})")); // searches
   EXPECT_EQ(unanchored.validate("abba"), std::nullopt);
+  EXPECT_TRUE(v.validate("abc\n")); // "$" is the end, not before a last line break
+  // "\uXXXX" is a code unit, as in ECMA-262 (to Boost, "\u" is a class).
+  schema_validator ascii(json::parse(R"({"type":"string","pattern":"^[\\u0020-\\u007E]*$"})"));
+  EXPECT_EQ(ascii.validate("plain text"), std::nullopt);
+  EXPECT_TRUE(ascii.validate("tab\there"));
+  schema_validator letter(json::parse(R"({"type":"string","pattern":"^\\u0041\\\\u0041$"})"));
+  EXPECT_EQ(letter.validate("A\\u0041"), std::nullopt); // the second one is escaped: literal text
 }
 
 // valijson matched `pattern` and the draft-7 formats with std::regex, which
