@@ -23,7 +23,9 @@ public:
   static constexpr std::size_t max_length = 4096;
 
   /// Throws std::invalid_argument with the reason when `text` is no
-  /// pattern or is longer than max_length.
+  /// pattern (ECMA-262's syntax: Boost's extensions that would read a
+  /// SyntaxError such as "a++" as something else are refused) or is longer
+  /// than max_length.
   explicit ecma_pattern(const std::string& text);
   ~ecma_pattern();
   ecma_pattern(const ecma_pattern&);
@@ -38,17 +40,5 @@ private:
   struct compiled;
   std::shared_ptr<const compiled> re_;
 };
-
-/// For a pattern that std::regex itself must compile (valijson compiles
-/// `patternProperties` with it): throws std::invalid_argument when std::regex
-/// would be handed what it handles badly: a pattern longer than
-/// ecma_pattern::max_length, a repetition count over 1,000 or counts that
-/// multiply past 100,000 copies, a back-reference of more than 4 digits.
-void check_for_std_regex(std::string_view pattern);
-
-/// Object keys longer than this are not matched against `patternProperties`
-/// (std::regex recurses per character; 4 KiB stays far inside a thread's
-/// stack): such an object is reported as not checkable.
-constexpr std::size_t max_key_matched_by_std_regex = 4096;
 
 } // namespace cafmcp

@@ -2,7 +2,6 @@
 
 #include <map>
 #include <optional>
-#include <regex>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
@@ -112,7 +111,6 @@ public:
       in_place_[holder].push_back(target);
     }
     check_cycles();
-    out.matches_keys = matches_keys_;
     return out;
   }
 
@@ -292,8 +290,8 @@ private:
   }
 
   // `pattern` is compiled as schema_validator will match it (Boost.Regex);
-  // `patternProperties` keys as valijson will (std::regex), after a check
-  // that std::regex can take them safely.
+  // `patternProperties` keys as schema_validator will (Boost.Regex,
+  // valijson_pattern_properties.hpp).
   void check_patterns(json& node, const std::string& now) {
     auto refuse = [&now](const std::string& pattern, const char* why) {
       auto shown = pattern.size() > 100 ? pattern.substr(0, 100) + "..." : pattern;
@@ -312,14 +310,10 @@ private:
     if (node.contains("patternProperties") && node["patternProperties"].is_object()) {
       for (auto& [key, ignored] : node["patternProperties"].items()) {
         try {
-          check_for_std_regex(key);
-          std::regex re(key, std::regex::ECMAScript);
+          ecma_pattern checked(key);
         } catch (const std::invalid_argument& e) {
           refuse(key, e.what());
-        } catch (const std::regex_error& e) {
-          refuse(key, e.what());
         }
-        matches_keys_ = true;
       }
     }
     // 2020-12 drops `format` (an annotation there); before it, valijson
@@ -396,7 +390,6 @@ private:
   std::string base_;                           // the root's $id without fragment
   std::map<std::string, std::string> moved_;   // original pointer -> translated pointer
   std::map<std::string, std::string> anchors_; // anchor name -> translated pointer
-  bool matches_keys_ = false;                  // some patternProperties
   std::vector<std::string> refs_;              // nodes holding a $ref
   std::map<std::string, std::vector<std::string>> in_place_;
 };

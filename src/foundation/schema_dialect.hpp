@@ -10,7 +10,8 @@
 //
 // `pattern` and `format` leave under names of our own (pattern_keyword,
 // format_keyword): valijson would check them with std::regex, which a long
-// string crashes (ecma_pattern.hpp); schema_validator checks them instead.
+// string crashes (ecma_pattern.hpp); schema_validator checks them instead,
+// and `patternProperties` too (valijson_pattern_properties.hpp).
 #include <string>
 
 #include "cafmcp/json.hpp"
@@ -26,8 +27,6 @@ inline constexpr const char* format_keyword = "x-cafmcp-format";
 struct prepared {
   json document; // every `$ref` in it is "#" or "#/json/pointer" into itself
   draft parse_as = draft::v7;
-  /// Some `patternProperties`: valijson matches object keys with std::regex.
-  bool matches_keys = false;
 };
 
 /// Throws std::invalid_argument naming the problem (and where it is).

@@ -4,7 +4,6 @@
 #include <limits>
 #include <new>
 #include <optional>
-#include <regex>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
@@ -16,6 +15,8 @@
 #include <valijson/schema_parser.hpp>
 #include <valijson/validator.hpp>
 
+#include "foundation/valijson_pattern_properties.hpp" // before the first validation
+
 #include "foundation/ecma_pattern.hpp"
 #include "foundation/schema_dialect.hpp"
 
@@ -24,7 +25,6 @@ namespace cafmcp {
 struct schema_validator::impl {
   json document; // valijson's compiled schema refers into it
   valijson::Schema schema;
-  bool matches_keys = false; // schema_dialect::prepared::matches_keys
 };
 
 namespace {
@@ -123,24 +123,6 @@ struct format_builder : valijson::ConstraintBuilder {
     return new format_constraint(value.asString());
   }
 };
-
-// The path of the first object key longer than std::regex can match
-// safely (ecma_pattern.hpp), or nothing.
-std::optional<std::string> overlong_key(const json& v, const std::string& at) {
-  if (v.is_object()) {
-    for (auto& [key, child] : v.items()) {
-      if (key.size() > max_key_matched_by_std_regex)
-        return at.empty() ? std::string("/") : at;
-      if (auto found = overlong_key(child, at + "/" + key.substr(0, 40)))
-        return found;
-    }
-  } else if (v.is_array()) {
-    for (std::size_t i = 0; i < v.size(); ++i)
-      if (auto found = overlong_key(v[i], at + "/" + std::to_string(i)))
-        return found;
-  }
-  return std::nullopt;
-}
 
 valijson::SchemaParser::Version parser_version(schema_dialect::draft d) {
   switch (d) {
@@ -261,12 +243,34 @@ std::string pointer_of(const std::vector<std::string>& path) {
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
-// valijson prints limits with std::to_string: "3.000000" reads better as "3".
-std::string tidy_numbers(std::string text) {
-  static const std::regex trailing_zeros(R"((\d+)\.(\d*?)0+\b)");
-  text = std::regex_replace(text, trailing_zeros, "$1.$2");
-  static const std::regex bare_point(R"((\d)\.(\D|$))");
-  return std::regex_replace(text, bare_point, "$1$2");
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_word(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+
+// valijson prints limits with std::to_string: "3.000000" reads better as
+// "3", "2.500000" as "2.5". A scan, not std::regex: messages quote names
+// from the schema and the instance, and std::regex recursed once per digit
+// (a dependency named by a megabyte of digits overflowed the stack).
+std::string tidy_numbers(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    if (!(is_digit(text[i]) && i + 1 < text.size() && text[i + 1] == '.')) {
+      out += text[i++];
+      continue;
+    }
+    out += text[i]; // a digit, then a point: the fraction's trailing zeros go
+    std::size_t begin = i + 2, end = begin;
+    while (end < text.size() && is_digit(text[end]))
+      ++end;
+    std::size_t kept = end; // "1.00x" is no number to tidy
+    if (end == text.size() || !is_word(text[end]))
+      while (kept > begin && text[kept - 1] == '0')
+        --kept;
+    if (kept > begin) // else a bare point after a number goes too ("3." is "3")
+      out.append(text, i + 1, kept - i - 1); // the point and what is left
+    i = end;
+  }
+  return out;
 }
 
 // valijson's summary that a property or item failed: which one.
@@ -290,7 +294,8 @@ std::optional<std::string> failed_child(std::string_view d) {
 std::optional<std::string> describe(const std::string& description, const json* schema, const json* value) {
   std::string_view d = description;
   if (starts_with(d, "Failed to validate against child schema #")
-      || starts_with(d, "Failed to validate against additional properties schema"))
+      || starts_with(d, "Failed to validate against additional properties schema")
+      || starts_with(d, "Failed to validate against schema associated with pattern '"))
     return std::nullopt;
   if (d == "Value type not permitted by 'type' constraint.") {
     std::string got = value ? ", got " + type_of(*value) : std::string();
@@ -351,7 +356,6 @@ std::optional<std::string> describe(const std::string& description, const json* 
 schema_validator::schema_validator(const json& schema) : impl_(std::make_unique<impl>()) {
   auto prepared = schema_dialect::prepare(schema); // throws std::invalid_argument itself
   impl_->document = std::move(prepared.document);
-  impl_->matches_keys = prepared.matches_keys;
   try {
     valijson::SchemaParser parser(parser_version(prepared.parse_as));
     parser.addConstraintBuilder(schema_dialect::pattern_keyword, new pattern_builder); // the parser owns it
@@ -372,10 +376,6 @@ std::optional<std::string> schema_validator::validate(const json& instance) cons
     integral_floats_to_integers(*normalized);
   }
   const json& target = normalized ? *normalized : instance;
-  if (impl_->matches_keys)
-    if (auto at = overlong_key(target, ""))
-      return *at + ": a property name longer than " + std::to_string(max_key_matched_by_std_regex)
-             + " bytes cannot be checked against patternProperties";
   valijson::Validator validator;
   valijson::ValidationResults results;
   try {

@@ -328,33 +328,76 @@ TEST(SchemaValidator, LongStringsAreMatchedWithoutExhaustingTheStack) {
   EXPECT_EQ(date_time.validate("2026-11-31T13:40:00Z"), "/: string should be a valid date-time");
   EXPECT_EQ(date_time.validate(5), std::nullopt); // format speaks of strings only
 
-  // patternProperties stays with valijson's std::regex: keys are bounded.
-  schema_validator keys(json::parse(R"({"patternProperties":{"^[a-z]+$":{"type":"integer"}}})"));
-  EXPECT_EQ(keys.validate({{"abc", 1}}), std::nullopt);
-  EXPECT_TRUE(keys.validate({{"abc", "x"}}));
-  auto long_key = keys.validate({{"outer", {{std::string(5000, 'a'), 1}}}});
-  ASSERT_TRUE(long_key);
-  EXPECT_EQ(long_key->rfind("/outer: a property name longer than 4096 bytes", 0), 0u) << *long_key;
 }
 
-// What std::regex would be handed for patternProperties is bounded first:
-// its compiler overflowed a signed integer on a long repetition count or
-// back-reference (UBSan, fuzz/schema_dialect; input crash-f3b7eb85... in the
-// corpus) and expands "{n}" into n copies. `pattern` goes to Boost.Regex,
-// which reads the same numbers without either.
-TEST(SchemaValidator, RefusesPatternsStdRegexCannotTakeSafely) {
-  for (const char* key : {"a{1001}", "(a{100}){1001}", "(a{400}){400}", "\\1111111111111111111", "a{11111111111111111111}"})
-    EXPECT_THROW(schema_validator(json{{"patternProperties", {{key, true}}}}), std::invalid_argument) << key;
-  EXPECT_NO_THROW(schema_validator(json{{"patternProperties", {{"^[a-z]{1,100}-[0-9]{2,4}$", true}}}}));
-  EXPECT_NO_THROW(schema_validator(json{{"patternProperties", {{"[{99999}]", true}}}})); // a class: no count
-  // Quantifiers on quantifiers (an ECMA-262 SyntaxError) nest in std::regex
-  // and backtracked for minutes on the key "x-$a" (input timeout-2d4f5fd1...).
-  for (const char* key : {"^x+++*+++]+++-", "a++", "a*{2}", "a{2}*", "a+??"})
-    EXPECT_THROW(schema_validator(json{{"patternProperties", {{key, true}}}}), std::invalid_argument) << key;
-  for (const char* key : {"a+?", "a{2,3}?", "(?:ab)+", "\\++", "[+*]+"})
-    EXPECT_NO_THROW(schema_validator(json{{"patternProperties", {{key, true}}}})) << key;
-  EXPECT_THROW(schema_validator(json{{"pattern", std::string(5000, 'a')}}), std::invalid_argument);
-  EXPECT_THROW(schema_validator(json{{"pattern", "\\1111111111111111111"}}), std::invalid_argument);
+// patternProperties went to valijson's std::regex: a valid pattern that
+// backtracks ("^(a+)+$") hung the validator on a 30-character key, and a
+// long key exhausted the stack. Boost.Regex matches keys now
+// (valijson_pattern_properties.hpp), with the same bounds as `pattern`.
+TEST(SchemaValidator, PatternPropertiesAreMatchedWithBoundedWork) {
+  schema_validator keys(json::parse(R"({"patternProperties":{"^[a-z]+$":{"type":"integer"}}})"));
+  EXPECT_EQ(keys.validate({{"abc", 1}}), std::nullopt);
+  EXPECT_EQ(keys.validate({{"abc", "x"}}), "/abc: wrong type, got string");
+  EXPECT_EQ(keys.validate({{"ABC", "x"}}), std::nullopt); // no pattern names it: anything goes
+  const std::string megabyte(1 << 20, 'a');
+  EXPECT_EQ(keys.validate({{megabyte, 1}}), std::nullopt);
+  EXPECT_EQ(keys.validate({{megabyte, "x"}}), "/" + megabyte + ": wrong type, got string");
+
+  schema_validator hostile(json::parse(R"({"patternProperties":{"^(a+)+$":{"type":"integer"}}})"));
+  EXPECT_EQ(hostile.validate({{"aaaa", 1}}), std::nullopt);
+  EXPECT_TRUE(hostile.validate({{"aaaa", "x"}}));
+  auto refused = hostile.validate({{std::string(40, 'a') + "!", 1}});
+  ASSERT_TRUE(refused);
+  EXPECT_NE(refused->find("too long or pattern too complex"), std::string::npos) << *refused;
+
+  // With properties and additionalProperties, as JSON Schema reads them.
+  schema_validator mixed(json::parse(R"({"properties":{"id":{"type":"string"}},
+    "patternProperties":{"^x-":{"type":"integer"},"^x-n":{"minimum":10}},
+    "additionalProperties":false})"));
+  EXPECT_EQ(mixed.validate({{"id", "a"}, {"x-a", 1}, {"x-n", 11}}), std::nullopt);
+  EXPECT_TRUE(mixed.validate({{"x-n", 5}}));   // both patterns apply
+  EXPECT_TRUE(mixed.validate({{"x-a", "s"}})); // the pattern's schema
+  EXPECT_TRUE(mixed.validate({{"id", 1}}));    // the property's
+  auto extra = mixed.validate({{"id", "a"}, {"other", 1}});
+  ASSERT_TRUE(extra);
+  EXPECT_NE(extra->find("'other'"), std::string::npos) << *extra;
+  schema_validator rest(json::parse(R"({"patternProperties":{"^x-":true},"additionalProperties":{"type":"string"}})"));
+  EXPECT_EQ(rest.validate({{"x-a", 1}, {"b", "s"}}), std::nullopt);
+  EXPECT_TRUE(rest.validate({{"x-a", 1}, {"b", 2}}));
+}
+
+// Messages name properties, from the instance or the schema; tidying the
+// numbers in them must not recurse per character either (std::regex did: a
+// schema's dependency named by a megabyte of digits).
+TEST(SchemaValidator, LongPropertyNamesInMessagesAreSafe) {
+  const auto digits = std::string(1 << 20, '1');
+  schema_validator needs(json{{"dependencies", {{"a", {digits + ".500"}}}}});
+  auto refused = needs.validate({{"a", 1}});
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(*refused, "/: missing dependency '" + digits + ".5'");
+  schema_validator closed(json::parse(R"({"additionalProperties":false})"));
+  EXPECT_EQ(closed.validate({{digits, 1}}), "/: unexpected property '" + digits + "'");
+  schema_validator minimum(json::parse(R"({"type":"number","minimum":2.5})"));
+  EXPECT_EQ(minimum.validate(2), "/: expected number greater than or equal to 2.5");
+}
+
+// Patterns follow ECMA-262 wherever they appear: a quantifier after a
+// quantifier is a SyntaxError there (std::regex nested them and backtracked
+// for minutes on the key "x-$a": input timeout-2d4f5fd1...); counts and
+// back-references are read by Boost.Regex without expanding copies or
+// overflowing (crash-f3b7eb85...).
+TEST(SchemaValidator, RefusesPatternsECMAScriptRefuses) {
+  for (const char* keyword : {"pattern", "patternProperties"}) {
+    auto schema = [&](const std::string& p) {
+      return std::string(keyword) == "pattern" ? json{{"pattern", p}} : json{{"patternProperties", {{p, true}}}};
+    };
+    for (const char* p : {"^x+++*+++]+++-", "a++", "a*{2}", "a{2}*", "a+??", "[", "\\1111111111111111111"})
+      EXPECT_THROW(schema_validator{schema(p)}, std::invalid_argument) << keyword << " " << p;
+    for (const char* p : {"a+?", "a{2,3}?", "(?:ab)+", "\\++", "[+*]+", "[{99999}]", "a{1001}", "(a{400}){400}",
+                          "^[a-z]{1,100}-[0-9]{2,4}$"})
+      EXPECT_NO_THROW(schema_validator{schema(p)}) << keyword << " " << p;
+    EXPECT_THROW(schema_validator{schema(std::string(5000, 'a'))}, std::invalid_argument) << keyword;
+  }
   schema_validator big_count(json{{"type", "string"}, {"pattern", "^a{1,5000}$"}});
   EXPECT_EQ(big_count.validate(std::string(5000, 'a')), std::nullopt);
   EXPECT_TRUE(big_count.validate(std::string(5001, 'a')));
