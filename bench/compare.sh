@@ -9,6 +9,7 @@
 #   SCALE=1 bench/compare.sh    # also 10,000 sessions (about 7 more minutes a round)
 #   SCALE=cafmcp bench/compare.sh   # 10,000 sessions without the TS SDK's rows (its storm alone is 5 minutes)
 #   BENCH_BIN=DIR bench/compare.sh  # binaries built elsewhere (bench/bundle.sh): no install, no build
+#   SERVER_FLAGS='--scheduler-threads 4' bench/compare.sh   # extra flags for every cafmcp HTTP server row
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 targets=(everything-server cafmcp-load sse-socket-floor caf-fanout-floor http-request-floor stdio-echo-floor
@@ -35,7 +36,7 @@ mkdir -p "$out"
 results="$out/results.jsonl"
 : >"$results"
 
-cafmcp="$bin/everything-server --http --port 0"
+cafmcp="$bin/everything-server --http --port 0${SERVER_FLAGS:+ $SERVER_FLAGS}"
 # Tracing on: always_on (the default sampler follows the request spans,
 # which are sampled), batch processor, every span encoded as OTLP/JSON and
 # written out. Written to /dev/null, the figure is the server's own cost;
@@ -101,7 +102,7 @@ behind_haproxy() { # label, nodes, server flags, load args...
   for i in $(seq "$nodes"); do
     local port
     port=$(free_port)
-    "$bin/everything-server" --http --port "$port" --allowed-host "127.0.0.1:$proxy_port" $flags \
+    "$bin/everything-server" --http --port "$port" --allowed-host "127.0.0.1:$proxy_port" $flags ${SERVER_FLAGS:-} \
       --node-id "n$i" 2>>"$out/nodes.log" &
     pids+=($!)
     servers+="  server n$i 127.0.0.1:$port check inter 1s"$'\n'

@@ -55,6 +55,12 @@ server_flags::server_flags(CLI::App& app, std::string name, std::uint16_t defaul
       [this](std::int64_t ms) { http.request_body_timeout = std::chrono::milliseconds(ms); },
       "HTTP: then its body within this (default " + std::to_string(http.request_body_timeout.count()) + ")")
     ->check(CLI::Range(std::int64_t{1}, std::int64_t{3600000}));
+  app.add_option("--event-loops", http.event_loops, "HTTP: event-loop threads; sessions are spread over them")
+    ->capture_default_str()
+    ->check(CLI::Range(std::size_t{1}, std::size_t{16}));
+  app.add_option("--scheduler-threads", scheduler_threads_,
+                 "actor scheduler threads (default: one per core, at least 2; with --stdio, 1)")
+    ->check(CLI::Range(std::size_t{1}, std::size_t{256}));
   app.add_option("--stream-history-budget-bytes", http.stream_history_budget_bytes,
                  "HTTP: bytes every SSE stream's resumption history may hold together; the oldest events go "
                  "first (a client resuming from before them gets 410)")
@@ -93,6 +99,8 @@ void server_flags::apply(cafmcp::server_options& o) {
   o.metrics = metrics();
   if (!http_)
     cafmcp::tune_for_stdio(o);
+  if (scheduler_threads_ > 0) // what the operator measured wins over either default
+    o.scheduler_threads = scheduler_threads_;
 }
 
 std::shared_ptr<cafmcp::tracer> server_flags::tracer() {

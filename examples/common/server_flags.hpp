@@ -2,7 +2,8 @@
 // The flags every example server binary takes, the same everywhere:
 //   --stdio (default) | --http [--host H] [--port P] [--shutdown-grace-ms MS]
 //     [--max-connections N] [--request-header-timeout-ms MS] [--request-body-timeout-ms MS]
-//     [--stream-history-budget-bytes N]
+//     [--stream-history-budget-bytes N] [--event-loops N]
+//   --scheduler-threads N
 //   --otlp-endpoint URL, --trace-file PATH (and the OTEL_* variables)
 //   --metrics (Prometheus text at GET /metrics with --http)
 //   --log-level LEVEL
@@ -10,6 +11,7 @@
 // and the start-up they choose. Every line goes to stderr, never stdout
 // (stdio's MCP stream), and each start-up failure is one line,
 // "<name>: <cause>", and exit code 1.
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -78,6 +80,7 @@ private:
   std::string tls_key_;
   std::string log_level_ = "info";
   bool metrics_ = false;
+  std::size_t scheduler_threads_ = 0; // 0: the server's default
   auth_flags auth_;
   // Declared in the program before its server: outlives it, flushes at exit.
   std::shared_ptr<cafmcp::otel::tracer_provider> provider_;

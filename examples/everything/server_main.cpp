@@ -33,10 +33,6 @@ int server_main(int argc, char** argv, const server_hooks& hooks) {
   app.add_option("--max-message-bytes", max_message_bytes, "largest accepted message")->capture_default_str();
   app.add_option("--allowed-host", http_opts.allowed_hosts,
                  "another Host header value to accept (a proxy's host:port); repeatable");
-  app
-    .add_option("--event-loops", http_opts.event_loops,
-                "HTTP event-loop threads (default " + std::to_string(http_opts.event_loops) + ")")
-    ->check(CLI::Range(1, 16));
   std::size_t idle_ms = 0;
   app.add_option("--session-idle-timeout-ms", idle_ms,
                  "end HTTP sessions with no connection for this long (default 10 min)");

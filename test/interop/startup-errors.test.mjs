@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { readdirSync } from 'node:fs';
 
 const bin = {
   everything: process.env.EVERYTHING_SERVER,
@@ -125,6 +126,8 @@ test('--help: every binary prints the shared flags with their defaults and exits
     assert.match(r.out, /^\s+--host TEXT=127\.0\.0\.1\s/m, `${name} --help: --host's default`);
     assert.match(r.out, /^\s+--port UINT=3000\s/m, `${name} --help: --port's default`);
     assert.match(r.out, /^\s+--log-level TEXT:\{debug,info,.*,emergency\}=info\s/m, `${name} --help: --log-level's default`);
+    assert.match(r.out, /^\s+--event-loops UINT:UINT in \[1 - 16\]=1\s/m, `${name} --help: --event-loops`);
+    assert.match(r.out, /^\s+--scheduler-threads UINT:UINT in \[1 - 256\]\s/m, `${name} --help: --scheduler-threads`);
   }
   const r = await run(bin.watch, ['--help'], { ms: 5000, stdin: 'pipe' });
   assert.equal(r.code, 0, r.err);
@@ -148,6 +151,36 @@ test('every HTTP server says where it serves, in the same words', async () => {
     await exited;
     assert.match(line, new RegExp(`^${name}: listening on http://127\\.0\\.0\\.1:\\d+/mcp$`));
   }
+});
+
+// Starts `cmd args` over HTTP, waits for its "listening on" line, and gives
+// back how many threads it runs then (Linux: /proc/PID/task), after a SIGTERM.
+async function threadsWhenListening(cmd, args) {
+  const child = spawn(cmd, ['--http', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  await new Promise((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`${cmd} said nothing: ${err}`)), 10000);
+    child.stderr.on('data', (d) => {
+      err += d;
+      if (/listening on /.test(err)) { clearTimeout(timer); resolve(); }
+    });
+  });
+  const threads = readdirSync(`/proc/${child.pid}/task`).length;
+  const exited = new Promise((r) => child.on('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+  return threads;
+}
+
+test('--scheduler-threads N runs N actor scheduler threads, whatever the core count', async () => {
+  for (const [name, cmd, extra] of servers) {
+    const two = await threadsWhenListening(cmd, ['--scheduler-threads', '2', ...extra]);
+    const five = await threadsWhenListening(cmd, ['--scheduler-threads', '5', ...extra]);
+    assert.equal(five - two, 3, `${name}: ${two} threads with 2, ${five} with 5`);
+  }
+  const zero = await run(bin.everything, ['--scheduler-threads', '0']); // a usage error, as CLI11 reports them
+  assert.notEqual(zero.code, 0);
+  assert.match(zero.err, /^--scheduler-threads: Value 0 not in range 1 to 256$/m);
 });
 
 test('over stdio, every server says so on stderr (stdout is MCP\'s), unless --log-level is above info', async () => {
