@@ -121,11 +121,14 @@ bool value_ok(std::string_view v, const op_rules& r, bool single) {
   return true;
 }
 
+// A name used twice in one expression (`{x,y,x}`) expands twice, so it
+// reads back twice: with one value, as across expressions (merge).
 bool assign(uri_template::variables& vars, const std::string& name, std::string_view raw) {
   auto decoded = percent_decode(raw);
   if (!decoded)
     return false;
-  return vars.emplace(name, std::move(*decoded)).second;
+  auto [it, fresh] = vars.try_emplace(name, *decoded);
+  return fresh || it->second == *decoded;
 }
 
 // `;x=1;y=2`, `?x=1&y=2`: names say which variable each piece is, so pieces

@@ -312,6 +312,24 @@ TEST(UriTemplate, RepeatedVariableMustAgree) {
   EXPECT_FALSE(t.match("x://one/two"));
 }
 
+// Inside one expression too: `{b,a,a}` expands to "x,y,y", and what it
+// expands to must match back (fuzz/uri_template: the matcher refused any
+// second piece for a name; input crash-aeef4572... in the corpus).
+TEST(UriTemplate, RepeatedVariableInOneExpressionReadsBack) {
+  for (auto text : {"{b,a,a}", "x{/a,a}", "q{?a,b,a}", "p{;a,a}"}) {
+    uri_template t(text);
+    uri_template::variables vars{{"a", "y"}, {"b", "x"}};
+    auto expanded = t.expand(vars);
+    auto m = t.match(expanded);
+    ASSERT_TRUE(m) << text << " -> " << expanded;
+    EXPECT_EQ(m->at("a"), "y") << text;
+  }
+  uri_template t("{b,a,a}");
+  EXPECT_EQ(t.expand({{"a", "y"}, {"b", "x"}}), "x,y,y");
+  EXPECT_FALSE(t.match("x,y,z")); // one name, two values
+  EXPECT_FALSE(uri_template("q{?a,b,a}").match("q?a=1&b=2&a=3"));
+}
+
 TEST(UriTemplate, TemplateWithoutExpressionsMatchesOnlyItself) {
   uri_template t("test://static/resource/1");
   auto m = t.match("test://static/resource/1");
