@@ -36,4 +36,33 @@ bool mentions(const json& m, const std::string& key) {
   return m["params"].dump().find(json(key).dump()) != std::string::npos;
 }
 
+// A scan, not std::regex, which recursed once per digit of the fraction:
+// a server sending a megabyte of them overflowed cafmcp-check's stack.
+bool is_date_time(std::string_view s) {
+  auto digits = [&](std::size_t at, std::size_t n) {
+    if (at + n > s.size())
+      return false;
+    for (std::size_t i = at; i < at + n; ++i)
+      if (s[i] < '0' || s[i] > '9')
+        return false;
+    return true;
+  };
+  auto is = [&](std::size_t at, char c) { return at < s.size() && s[at] == c; };
+  if (!(digits(0, 4) && is(4, '-') && digits(5, 2) && is(7, '-') && digits(8, 2) && is(10, 'T') && digits(11, 2)
+        && is(13, ':') && digits(14, 2) && is(16, ':') && digits(17, 2)))
+    return false;
+  std::size_t i = 19;
+  if (is(i, '.')) {
+    std::size_t end = i + 1;
+    while (digits(end, 1))
+      ++end;
+    if (end == i + 1)
+      return false;
+    i = end;
+  }
+  if (is(i, 'Z'))
+    return i + 1 == s.size();
+  return (is(i, '+') || is(i, '-')) && digits(i + 1, 2) && is(i + 3, ':') && digits(i + 4, 2) && i + 6 == s.size();
+}
+
 } // namespace cafmcp::check

@@ -2,6 +2,7 @@
 // Pure judgements of single messages, unit-tested on their own.
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "cafmcp/json.hpp"
 
@@ -21,5 +22,10 @@ bool has_operation_metadata(const json& m);
 /// True when `m`'s params name `key` (the added/removed item) anywhere:
 /// lets a checker tell its own changes apart when a server says which.
 bool mentions(const json& m, const std::string& key);
+
+/// True for an RFC 3339 date-time as the tasks extension writes `createdAt`
+/// and `lastUpdatedAt`: "2026-11-27T03:00:00Z", an optional fraction of
+/// any length, "Z" or an offset "+01:00".
+bool is_date_time(std::string_view s);
 
 } // namespace cafmcp::check

@@ -5,7 +5,6 @@
 // --task-tool (else the first listed tool whose execution.taskSupport allows
 // a task and whose input needs no arguments), called with --task-args.
 #include <algorithm>
-#include <regex>
 
 #include "check/checks.hpp"
 #include "check/shape.hpp"
@@ -15,8 +14,6 @@ namespace {
 
 // Wire names restated: the checker judges servers by the specification.
 constexpr const char* related_task = "io.modelcontextprotocol/related-task";
-const std::regex iso8601(R"(^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$)");
-
 bool is_status(const json& s) {
   static const std::vector<std::string> all = {"working", "input_required", "completed", "failed", "cancelled"};
   return s.is_string() && std::find(all.begin(), all.end(), s.get<std::string>()) != all.end();
@@ -32,7 +29,7 @@ std::string task_problems(const json& t) {
   if (!t.contains("status") || !is_status(t["status"]))
     why += "status is not one of the five; ";
   for (auto field : {"createdAt", "lastUpdatedAt"})
-    if (!t.contains(field) || !t[field].is_string() || !std::regex_match(t[field].get<std::string>(), iso8601))
+    if (!t.contains(field) || !t[field].is_string() || !is_date_time(t[field].get<std::string>()))
       why += std::string(field) + " is not ISO 8601; ";
   if (!t.contains("ttl") || !(t["ttl"].is_number() || t["ttl"].is_null()))
     why += "ttl (number or null) missing; ";

@@ -4,10 +4,10 @@
 // note index under a lock of this component's own.
 #include "cafmcp/watched_directory.hpp"
 
+#include <cctype>
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -33,11 +33,26 @@ struct note_info {
   std::set<std::string> tags;
 };
 
+bool is_tag_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '/'
+         || c == '-';
+}
+
+// "#tag" at the start of the text or after white space. A scan, not
+// std::regex: that recursed once per character of a tag, so a file holding
+// "#" and a megabyte of letters overflowed the stack and took the server down.
 std::set<std::string> tags_of(const std::string& text) {
-  static const std::regex tag(R"((^|\s)#([A-Za-z0-9_/-]+))");
   std::set<std::string> out;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), tag); it != std::sregex_iterator(); ++it)
-    out.insert((*it)[2]);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '#' || (i > 0 && !std::isspace(static_cast<unsigned char>(text[i - 1]))))
+      continue;
+    std::size_t end = i + 1;
+    while (end < text.size() && is_tag_char(text[end]))
+      ++end;
+    if (end > i + 1)
+      out.insert(text.substr(i + 1, end - i - 1));
+    i = end - 1;
+  }
   return out;
 }
 

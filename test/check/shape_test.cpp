@@ -47,6 +47,20 @@ TEST(Mentions, ExactKeyOnly) {
   EXPECT_FALSE(mentions(parse(R"({"method":"m"})"), "check-15-tool"));
 }
 
+TEST(DateTime, RFC3339AsTasksWriteIt) {
+  for (const char* ok : {"2026-11-27T03:00:00Z", "2026-11-27T03:00:00.123Z", "2026-11-27T03:00:00+01:00",
+                         "2026-11-27T03:00:00.5-05:30"})
+    EXPECT_TRUE(is_date_time(ok)) << ok;
+  for (const char* bad : {"", "2026-11-27", "2026-11-27 03:00:00Z", "2026-11-27T03:00:00", "2026-11-27T03:00:00.Z",
+                          "2026-11-27T03:00:00Zx", "2026-11-27T03:00:00+0100", "26-11-27T03:00:00Z",
+                          "2026-11-27T03:00:00+01:00:00"})
+    EXPECT_FALSE(is_date_time(bad)) << bad;
+  // std::regex recursed once per digit here: a megabyte of them crashed.
+  const std::string digits(1 << 20, '7');
+  EXPECT_TRUE(is_date_time("2026-11-27T03:00:00." + digits + "Z"));
+  EXPECT_FALSE(is_date_time("2026-11-27T03:00:00." + digits));
+}
+
 TEST(Report, JsonAndTextCountEveryVerdict) {
   report r;
   r.add({"a", "first", "spec §1", verdict::pass, ""});
