@@ -1,6 +1,8 @@
 #include "cafmcp/uri_template.hpp"
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -121,14 +123,16 @@ bool value_ok(std::string_view v, const op_rules& r, bool single) {
   return true;
 }
 
-// A name used twice in one expression (`{x,y,x}`) expands twice, so it
-// reads back twice: with one value, as across expressions (merge).
+// One value per name, however often the template names it: a name used
+// twice (`{?x,y,x}`, `{x}/{x}`) expands twice and reads back twice.
+bool assign_value(uri_template::variables& vars, const std::string& name, const std::string& value) {
+  auto [it, fresh] = vars.try_emplace(name, value);
+  return fresh || it->second == value;
+}
+
 bool assign(uri_template::variables& vars, const std::string& name, std::string_view raw) {
   auto decoded = percent_decode(raw);
-  if (!decoded)
-    return false;
-  auto [it, fresh] = vars.try_emplace(name, *decoded);
-  return fresh || it->second == *decoded;
+  return decoded && assign_value(vars, name, *decoded);
 }
 
 // `;x=1;y=2`, `?x=1&y=2`: names say which variable each piece is, so pieces
@@ -150,9 +154,75 @@ bool read_named(const uri_template::part& p, std::string_view text, uri_template
   return true;
 }
 
+// Pieces of a positional expression (`{a,b,c}`, `{/a,b}`) back onto its
+// names. Expansion skips undefined names, so the pieces name the defined
+// ones in order; with distinct names those are simply the first ones. A
+// name may repeat in one expression (RFC 6570's own `{.who,who}`): then
+// every place it stands holds its value or none does, and which names were
+// undefined may take a search (`{b,a,x,a}` expanded with x undefined is
+// "1,2,2": b=1, a=2, x undefined; read as "the first three" it would make
+// x=2 and then fail on a). Defined-first keeps the usual case linear; the
+// search spends the match's work budget, so a hostile template is refused,
+// never a hang.
+class positional_reader {
+public:
+  /// Each step spends one unit of `budget`, the whole match's (matcher).
+  positional_reader(const std::vector<std::string>& names, const std::vector<std::string_view>& pieces,
+                    std::size_t& budget)
+    : names_(names), pieces_(pieces), budget_(budget) {}
+
+  bool read(uri_template::variables& vars) {
+    if (!at(0, 0))
+      return false;
+    for (auto& [name, value] : chosen_)
+      if (value && !assign_value(vars, name, *value))
+        return false;
+    return true;
+  }
+
+private:
+  bool at(std::size_t name, std::size_t piece) {
+    if (name == names_.size())
+      return piece == pieces_.size();
+    if (budget_ == 0)
+      return false;
+    --budget_;
+    const auto& n = names_[name];
+    if (auto it = chosen_.find(n); it != chosen_.end()) { // decided where it first stood
+      if (!it->second)
+        return at(name + 1, piece);
+      return piece < pieces_.size() && decoded(piece) == it->second && at(name + 1, piece + 1);
+    }
+    if (piece < pieces_.size() && decoded(piece)) {
+      chosen_[n] = decoded(piece);
+      if (at(name + 1, piece + 1))
+        return true;
+    }
+    chosen_[n] = std::nullopt; // undefined: it stands nowhere
+    if (at(name + 1, piece))
+      return true;
+    chosen_.erase(n);
+    return false;
+  }
+
+  const std::optional<std::string>& decoded(std::size_t piece) {
+    auto [it, fresh] = decoded_.try_emplace(piece);
+    if (fresh)
+      it->second = percent_decode(pieces_[piece]);
+    return it->second;
+  }
+
+  const std::vector<std::string>& names_;
+  const std::vector<std::string_view>& pieces_;
+  std::map<std::string, std::optional<std::string>> chosen_; // name -> its value, or undefined
+  std::map<std::size_t, std::optional<std::string>> decoded_; // piece -> percent-decoded, or invalid
+  std::size_t& budget_;
+};
+
 // Reads one expression's expansion back into variables; false if `text`
-// cannot be an expansion of it.
-bool read_expression(const uri_template::part& p, std::string_view text, uri_template::variables& vars) {
+// cannot be an expansion of it (or `budget` ran out reading it).
+bool read_expression(const uri_template::part& p, std::string_view text, uri_template::variables& vars,
+                     std::size_t& budget) {
   const auto& r = *p.rules;
   std::string_view first = r.first;
   if (text.empty())
@@ -169,10 +239,10 @@ bool read_expression(const uri_template::part& p, std::string_view text, uri_tem
   auto pieces = single ? std::vector<std::string_view>{text} : split(text, r.sep);
   if (pieces.size() > p.names.size())
     return false;
-  for (std::size_t i = 0; i < pieces.size(); ++i)
-    if (!value_ok(pieces[i], r, single) || !assign(vars, p.names[i], pieces[i]))
+  for (auto piece : pieces)
+    if (!value_ok(piece, r, single))
       return false;
-  return true;
+  return positional_reader(p.names, pieces, budget).read(vars);
 }
 
 // Backtracking over where each expression ends, made cheap enough for
@@ -249,7 +319,7 @@ private:
     if (!spend(len + 1))
       return false;
     uri_template::variables mine;
-    if (!read_expression(*parts_[index], uri_.substr(pos, len), mine))
+    if (!read_expression(*parts_[index], uri_.substr(pos, len), mine, budget_))
       return false;
     uri_template::variables after;
     if (!at(index + 1, pos + len, after) || !merge(mine, after))

@@ -1,4 +1,6 @@
 // RFC 6570 levels 1-3: expansion (the RFC's own examples) and matching.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "cafmcp/uri_template.hpp"
@@ -312,22 +314,43 @@ TEST(UriTemplate, RepeatedVariableMustAgree) {
   EXPECT_FALSE(t.match("x://one/two"));
 }
 
-// Inside one expression too: `{b,a,a}` expands to "x,y,y", and what it
-// expands to must match back (fuzz/uri_template: the matcher refused any
-// second piece for a name; input crash-aeef4572... in the corpus).
+// Inside one expression too (RFC 6570's own examples have `{.who,who}`):
+// what the template expands reads back, with one value per name, also when
+// a name between is undefined: `{b,a,x,a}` with x undefined is "1,2,2",
+// which the first three names would misread (fuzz/uri_template; inputs
+// crash-aeef4572..., crash-316166b5..., crash-854122b2... in the corpus).
 TEST(UriTemplate, RepeatedVariableInOneExpressionReadsBack) {
-  for (auto text : {"{b,a,a}", "x{/a,a}", "q{?a,b,a}", "p{;a,a}"}) {
+  const std::vector<uri_template::variables> samples = {
+    {{"a", "y"}, {"b", "x"}, {"x", "z"}}, {{"a", "y"}, {"b", "x"}}, {{"b", "x"}}, {{"a", "y"}}, {{"x", "z"}},
+    {{"a", "y"}, {"x", "z"}}};
+  for (auto text : {"{b,a,a}", "{b,a,x,a}", "X{.b,b}", "x{/a,a}", "q{?a,b,a}", "p{;a,a}", "{b,x,b,a,b,x,a}"}) {
     uri_template t(text);
-    uri_template::variables vars{{"a", "y"}, {"b", "x"}};
-    auto expanded = t.expand(vars);
-    auto m = t.match(expanded);
-    ASSERT_TRUE(m) << text << " -> " << expanded;
-    EXPECT_EQ(m->at("a"), "y") << text;
+    for (auto vars : samples) {
+      for (auto it = vars.begin(); it != vars.end();)
+        it = std::count(t.variable_names().begin(), t.variable_names().end(), it->first) ? std::next(it)
+                                                                                          : vars.erase(it);
+      auto expanded = t.expand(vars);
+      auto m = t.match(expanded);
+      if (expanded.empty() && vars.empty())
+        continue; // nothing defined: "{a,b}" expands to nothing, and nothing matches nothing
+      ASSERT_TRUE(m) << text << " -> " << expanded;
+      EXPECT_EQ(t.expand(*m), expanded) << text;
+    }
   }
-  uri_template t("{b,a,a}");
-  EXPECT_EQ(t.expand({{"a", "y"}, {"b", "x"}}), "x,y,y");
-  EXPECT_FALSE(t.match("x,y,z")); // one name, two values
+  uri_template t("{b,a,x,a}");
+  EXPECT_EQ(t.expand({{"a", "2"}, {"b", "1"}}), "1,2,2");
+  EXPECT_EQ(t.match("1,2,2"), (uri_template::variables{{"a", "2"}, {"b", "1"}}));
+  EXPECT_EQ(t.match("1,2,3,2"), (uri_template::variables{{"a", "2"}, {"b", "1"}, {"x", "3"}}));
+  EXPECT_FALSE(t.match("1,2,3,4")); // a is 2, then 4
   EXPECT_FALSE(uri_template("q{?a,b,a}").match("q?a=1&b=2&a=3"));
+  // Made to branch: 40 names that may each be undefined, then w twice with
+  // two values. No reading fits; without a bound the search would try 2^40.
+  std::string hostile = "{", uri;
+  for (int i = 0; i < 40; ++i) {
+    hostile += "v" + std::to_string(i) + ",";
+    uri += "p,";
+  }
+  EXPECT_FALSE(uri_template(hostile + "w,w}").match(uri + "1,2"));
 }
 
 TEST(UriTemplate, TemplateWithoutExpressionsMatchesOnlyItself) {
