@@ -202,6 +202,16 @@ void fail(self_ptr self, const std::optional<jsonrpc::request_id>& id, jsonrpc::
 // Keys are the compact JSON text of the id (jsonrpc::to_key), made here.
 jsonrpc::request_id id_of_key(const std::string& key) { return *jsonrpc::from_key(key); }
 
+// A call's outcome, from whoever ran it: answered unless it was cancelled.
+void settle_call(self_ptr self, const std::string& key, protocol::outcome out) {
+  auto it = self->state.calls.find(key);
+  if (it == self->state.calls.end())
+    return; // cancelled: no response is sent
+  self->state.calls.erase(it);
+  answer(self, id_of_key(key), std::move(out)); // the result is not copied (6-7 allocations)
+  close_if_drained(self);
+}
+
 session_actor handle_of(self_ptr self) { return caf::actor_cast<session_actor>(self); }
 
 // The server actor may have been restarted since we last looked.
@@ -554,14 +564,7 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
     },
     [self](close_atom) { close_session(self); },
     [self](finish_atom) { start_draining(self); },
-    [self](reply_atom, std::string& key, protocol::outcome& out) {
-      auto it = self->state.calls.find(key);
-      if (it == self->state.calls.end())
-        return; // cancelled: no response is sent
-      self->state.calls.erase(it);
-      answer(self, id_of_key(key), std::move(out)); // the result is not copied (6-7 allocations)
-      close_if_drained(self);
-    },
+    [self](reply_atom, std::string& key, protocol::outcome& out) { settle_call(self, key, std::move(out)); },
     [self](run_atom, call& c, protocol::job& job) {
       auto& st = self->state;
       if (!st.calls.count(c.key))
@@ -570,9 +573,15 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
       running_here here(self); // what the handler sends runs next on this worker
       auto out = run_call(st.rt->request_state, st.rt->options->client_request_timeout, job, std::move(c), true,
                           st.rt->tasks);
-      // Through the mailbox, behind the progress and log messages the
-      // handler sent: the client sees them before the result.
-      if (out)
+      if (!out)
+        return;
+      // The progress and log messages the handler sent wait in our mailbox:
+      // the result goes through it too, behind them, so the client sees
+      // them first. A handler that sent nothing (the mailbox holds nothing
+      // it could have sent) is answered now, one message fewer per call.
+      if (self->mailbox().empty())
+        settle_call(self, key, std::move(*out));
+      else
         self->send(self, reply_atom::value, std::move(key), std::move(*out));
     },
     [self](join_atom, int attempt) { join_notifier(self, attempt); },
