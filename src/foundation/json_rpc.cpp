@@ -226,19 +226,41 @@ std::string serialize(const message& msg) {
 
 std::string wire_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
+namespace {
+
+// wire_text(j), written at the end of `out`: what json::dump() does, without
+// the string of its own that would then be copied (and grown twice).
+void append_wire_text(std::string& out, const json& j) {
+  nlohmann::detail::serializer<json> writer(nlohmann::detail::output_adapter<char>(out), ' ',
+                                            json::error_handler_t::replace);
+  writer.dump(j, false, false, 0);
+}
+
+// Room for an envelope and a small payload in one allocation (a tools/call
+// answer was 8: each append grew the string); a larger payload grows it
+// by doubling.
+constexpr std::size_t envelope_reserve = 256;
+
+} // namespace
+
 // A result and a notification, the messages every call and broadcast
 // sends, are written as text around their payload's own dump: no JSON tree
 // is built for the envelope and the payload is not copied into one (a
 // tools/call answer: 46 allocations fewer). Members in the order a JSON
 // object of them would print (sorted), the same bytes as before.
 std::string serialize_result(const request_id& id, const json& result) {
-  std::string out = R"({"id":)";
+  std::string out;
+  out.reserve(envelope_reserve);
+  out += R"({"id":)";
   if (auto* n = std::get_if<std::int64_t>(&id))
     out += std::to_string(*n);
   else
-    out += wire_text(json(std::get<std::string>(id)));
+    append_wire_text(out, json(std::get<std::string>(id)));
   out += R"(,"jsonrpc":"2.0","result":)";
-  out += result.is_null() ? std::string("{}") : wire_text(result);
+  if (result.is_null())
+    out += "{}";
+  else
+    append_wire_text(out, result);
   out += '}';
   return out;
 }
@@ -248,11 +270,13 @@ std::string serialize_error(const std::optional<request_id>& id, const error& er
 }
 
 std::string serialize_notification(std::string_view method, const json* params) {
-  std::string out = R"({"jsonrpc":"2.0","method":)";
-  out += wire_text(json(method));
+  std::string out;
+  out.reserve(envelope_reserve);
+  out += R"({"jsonrpc":"2.0","method":)";
+  append_wire_text(out, json(method));
   if (params && !params->is_null()) {
     out += R"(,"params":)";
-    out += wire_text(*params);
+    append_wire_text(out, *params);
   }
   out += '}';
   return out;

@@ -12,6 +12,7 @@ namespace cafmcp::http {
 
 http_session::http_session(std::string id, session_host& host, bool stateless)
   : id_(std::move(id)), host_(host), options_(host.options()), outbox_(host.outbox()), stateless_(stateless),
+    headers_(stateless ? std::string() : "Mcp-Session-Id: " + id_ + "\r\n"),
     clustered_(!stateless && !host.core().options().cluster.url.empty()) {
   new_stream(0);
   if (clustered_)

@@ -113,7 +113,8 @@ public:
   void keep_alive(std::chrono::steady_clock::time_point older_than);
   /// Forgets request streams that ended before `older_than`.
   void expire(std::chrono::steady_clock::time_point older_than);
-  std::string headers() const { return stateless_ ? std::string() : "Mcp-Session-Id: " + id_ + "\r\n"; }
+  /// The headers every answer on this session carries (built once).
+  const std::string& headers() const { return headers_; }
 
 private:
   struct stream {
@@ -156,6 +157,7 @@ private:
   const http_options& options_;
   std::shared_ptr<session_outbox> outbox_;
   bool stateless_ = false;
+  std::string headers_; // "Mcp-Session-Id: ...\r\n", or nothing when stateless
   // Clustered: the standalone stream's events are named by stream_marks,
   // and any node resumes them from the change log.
   bool clustered_ = false;

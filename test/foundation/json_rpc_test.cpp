@@ -240,6 +240,23 @@ TEST(JsonRpc, SerializeOmitsEmptyParamsAndKeepsIdTypes) {
   EXPECT_EQ(with_data["error"]["data"]["uri"], "x");
 }
 
+// The envelopes written as text around their payload are the bytes the
+// whole message as JSON would print: payloads past the reserved room,
+// non-ASCII and invalid UTF-8 (replaced) included.
+TEST(JsonRpc, ResultAndNotificationTextIsTheWholeMessageAsJson) {
+  json payload = {{"content", json::array({{{"type", "text"}, {"text", std::string(600, 'x') + "\xc3\xa9\xff"}}})},
+                  {"n", 1.5},
+                  {"e", json::object()}};
+  for (auto& p : {json::object(), json{{"k", "v"}}, payload}) {
+    EXPECT_EQ(serialize_result(request_id{std::int64_t{42}}, p), wire_text(result_message(42, p)));
+    EXPECT_EQ(serialize_result(request_id{std::string("a\"\xff")}, p),
+              wire_text(result_message(std::string("a\"\xff"), p)));
+    EXPECT_EQ(serialize_notification("notifications/\xff", &p),
+              wire_text(notification_message("notifications/\xff", p)));
+  }
+  EXPECT_EQ(serialize_result(request_id{std::int64_t{1}}, json(nullptr)), R"({"id":1,"jsonrpc":"2.0","result":{}})");
+}
+
 TEST(JsonRpc, SerializedTextIsOneLine) {
   auto line = serialize(notification{"n", json{{"text", "a\nb"}}});
   EXPECT_EQ(line.find('\n'), std::string::npos);
