@@ -208,6 +208,8 @@ json error_message(const json& id, int code, std::string message, json data) {
 }
 
 std::string serialize(const message& msg) {
+  if (auto* e = std::get_if<error_response>(&msg))
+    return serialize_error(e->id, e->err);
   return wire_text(std::visit(
     [](const auto& m) -> json {
       using T = std::decay_t<decltype(m)>;
@@ -241,6 +243,18 @@ void append_wire_text(std::string& out, const json& j) {
 // by doubling.
 constexpr std::size_t envelope_reserve = 256;
 
+// An id as JSON prints it: an integer as its decimal text, a string quoted
+// and escaped, none as null (an error about a message whose id was not
+// readable).
+void append_id(std::string& out, const std::optional<request_id>& id) {
+  if (!id)
+    out += "null";
+  else if (auto* n = std::get_if<std::int64_t>(&*id))
+    out += std::to_string(*n);
+  else
+    append_wire_text(out, json(std::get<std::string>(*id)));
+}
+
 } // namespace
 
 // A result and a notification, the messages every call and broadcast
@@ -252,10 +266,7 @@ std::string serialize_result(const request_id& id, const json& result) {
   std::string out;
   out.reserve(envelope_reserve);
   out += R"({"id":)";
-  if (auto* n = std::get_if<std::int64_t>(&id))
-    out += std::to_string(*n);
-  else
-    append_wire_text(out, json(std::get<std::string>(id)));
+  append_id(out, id);
   out += R"(,"jsonrpc":"2.0","result":)";
   if (result.is_null())
     out += "{}";
@@ -265,8 +276,24 @@ std::string serialize_result(const request_id& id, const json& result) {
   return out;
 }
 
+// An error answer likewise: every malformed message, unknown method and
+// bad argument is answered with one, and a flood of them (a broken client,
+// a fuzzer: 12% of its CPU went here) built, copied and printed a tree each.
 std::string serialize_error(const std::optional<request_id>& id, const error& err) {
-  return serialize(error_response{id, err});
+  std::string out;
+  out.reserve(envelope_reserve);
+  out += R"({"error":{"code":)";
+  out += std::to_string(err.code);
+  if (err.data && !err.data->is_null()) {
+    out += R"(,"data":)";
+    append_wire_text(out, *err.data);
+  }
+  out += R"(,"message":)";
+  append_wire_text(out, json(err.message));
+  out += R"(},"id":)";
+  append_id(out, id);
+  out += R"(,"jsonrpc":"2.0"})";
+  return out;
 }
 
 std::string serialize_notification(std::string_view method, const json* params) {

@@ -257,6 +257,28 @@ TEST(JsonRpc, ResultAndNotificationTextIsTheWholeMessageAsJson) {
   EXPECT_EQ(serialize_result(request_id{std::int64_t{1}}, json(nullptr)), R"({"id":1,"jsonrpc":"2.0","result":{}})");
 }
 
+// Error answers too: with and without data (a null data is left out), an
+// integer, a string and no id (null), a message past the reserved room
+// with characters to escape and invalid UTF-8.
+TEST(JsonRpc, ErrorTextIsTheWholeMessageAsJson) {
+  std::string long_message = std::string(300, 'm') + "\"\n\xc3\xa9\xff";
+  json data = {{"detail", {1, 2, "x"}}, {"why", "\xff"}};
+  for (const std::optional<request_id>& id :
+       {std::optional<request_id>{}, std::optional<request_id>{std::int64_t{-7}},
+        std::optional<request_id>{std::string("q\"\xff")}})
+    for (auto& message : {std::string("nope"), long_message})
+      for (const std::optional<json>& d : {std::optional<json>{}, std::optional<json>{json(nullptr)},
+                                           std::optional<json>{data}}) {
+        json id_json = id ? to_json(*id) : json(nullptr);
+        EXPECT_EQ(serialize_error(id, error{code::invalid_params, message, d}),
+                  wire_text(error_message(id_json, code::invalid_params, message, d.value_or(nullptr))));
+        EXPECT_EQ(serialize(error_response{id, error{code::invalid_params, message, d}}),
+                  serialize_error(id, error{code::invalid_params, message, d}));
+      }
+  EXPECT_EQ(serialize_error(std::nullopt, error{-32700, "Parse error", std::nullopt}),
+            R"({"error":{"code":-32700,"message":"Parse error"},"id":null,"jsonrpc":"2.0"})");
+}
+
 TEST(JsonRpc, SerializedTextIsOneLine) {
   auto line = serialize(notification{"n", json{{"text", "a\nb"}}});
   EXPECT_EQ(line.find('\n'), std::string::npos);
