@@ -64,13 +64,8 @@ for _ in $(seq 100); do [[ -s "$out/issuer.json" ]] && break; sleep 0.1; done
 issuer=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["issuer"])' "$out/issuer.json")
 token=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["token"])' "$out/issuer.json")
 
-load() { # label, server, args...
-  local label=$1 server=$2
-  shift 2
-  echo "running $label ..." >&2
-  "$bin/cafmcp-load" --server "$server" --label "$label" --json "$@" >>"$results" \
-    || echo "{\"label\":\"$label\",\"error\":\"cafmcp-load exited $?\"}" >>"$results"
-}
+# shellcheck source=bench/load_row.sh
+source "$root/bench/load_row.sh"
 
 # The cluster rows: one node with --cluster against the same node without
 # (cafmcp_fanout, same round), and three nodes behind haproxy, on a Redis

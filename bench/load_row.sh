@@ -1,0 +1,11 @@
+# Sourced by compare.sh and sweep.sh: `load LABEL SERVER ARGS...` runs
+# cafmcp-load against SERVER (a command line) and appends its JSON line to
+# $results, or a line naming the failure (the table shows it; the run
+# goes on). Needs $bin (where cafmcp-load is) and $results.
+load() {
+  local label=$1 server=$2
+  shift 2
+  echo "running $label ..." >&2
+  "$bin/cafmcp-load" --server "$server" --label "$label" --json "$@" >>"$results" \
+    || echo "{\"label\":\"$label\",\"error\":\"cafmcp-load exited $?\"}" >>"$results"
+}
