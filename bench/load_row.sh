@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154  # $bin and $results: the sourcing script sets them
 # Sourced by compare.sh and sweep.sh: `load LABEL SERVER ARGS...` runs
 # cafmcp-load against SERVER (a command line) and appends its JSON line to
 # $results, or a line naming the failure (the table shows it; the run
