@@ -55,6 +55,16 @@ void json_rpc_serialize_notification(benchmark::State& state) {
 }
 BENCHMARK(json_rpc_serialize_notification);
 
+// The answer to a bad call (invalid arguments, with the validator's detail).
+void json_rpc_serialize_error(benchmark::State& state) {
+  jsonrpc::error err{jsonrpc::code::invalid_params, "Invalid arguments for tool update_resource",
+                     json{{"errors", json::array({"/text: expected string"})}}};
+  std::optional<jsonrpc::request_id> id = jsonrpc::request_id{std::int64_t{42}};
+  for (auto _ : state)
+    benchmark::DoNotOptimize(jsonrpc::serialize_error(id, err));
+}
+BENCHMARK(json_rpc_serialize_error);
+
 void uri_template_match(benchmark::State& state) {
   uri_template t("file:///projects/{project}/files/{+path}{?rev}");
   const std::string uri = "file:///projects/cafmcp/files/src/actors/notifier.cpp?rev=abc123";
