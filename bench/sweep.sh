@@ -5,6 +5,7 @@
 #
 #   bench/sweep.sh                         # threads: default 1 2 4 8; loops: 1 2 4
 #   THREADS="default 2" LOOPS="1 2" bench/sweep.sh
+#   SPINS="default 2000" bench/sweep.sh    # --scheduler-spin-polls too (default: the server's)
 #   BENCH_BIN=DIR bench/sweep.sh           # binaries packed by bench/bundle.sh
 #   ROUNDS_EACH=2 bench/sweep.sh           # rounds (default 1); each figure's best round
 #   QUICK=1 bench/sweep.sh                 # small sizes: a smoke run of the script
@@ -41,11 +42,15 @@ for round in $(seq "${ROUNDS_EACH:-1}"); do
   load floor_requests "$bin/http-request-floor" --mode requests -c 16 --duration "$DUR"
   for threads in ${THREADS:-default 1 2 4 8}; do
     for loops in ${LOOPS:-1 2 4}; do
-      flags="--event-loops $loops"
-      [[ $threads == default ]] || flags+=" --scheduler-threads $threads"
-      server="$bin/everything-server --http --port 0 $flags"
-      load "requests threads=$threads loops=$loops" "$server" --mode requests -c 16 --duration "$DUR"
-      load "fanout threads=$threads loops=$loops" "$server" -k "$K" -m "$M"
+      for spins in ${SPINS:-default}; do
+        flags="--event-loops $loops"
+        [[ $threads == default ]] || flags+=" --scheduler-threads $threads"
+        [[ $spins == default ]] || flags+=" --scheduler-spin-polls $spins"
+        server="$bin/everything-server --http --port 0 $flags"
+        setting="threads=$threads loops=$loops spins=$spins"
+        load "requests $setting" "$server" --mode requests -c 16 --duration "$DUR"
+        load "fanout $setting" "$server" -k "$K" -m "$M"
+      done
     done
   done
 done
@@ -70,18 +75,18 @@ floor_c, floor_b = get("floor_requests"), get("floor_sse")
 paced_p99 = get("floor_sse_one_at_a_time", "p99_us")
 print(f"floor (c): {floor_c or 0:,.0f} req/s; floor (b): {floor_b or 0:,.0f} notif/s; "
       f"paced floor p99: {paced_p99 or 0:,.0f} us")
-print("| threads | loops | tools/call req/s | / floor (c) | server us/req | fan-out notif/s | / floor (b) "
+print("| threads | loops | spin polls | tools/call req/s | / floor (c) | server us/req | fan-out notif/s | / floor (b) "
       "| p99 us | / paced p99 | server us/delivery |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 settings = sorted({l.split(" ", 1)[1] for l in best if l.startswith(("requests ", "fanout "))})
 for s in settings:
-    t, l = (kv.split("=")[1] for kv in s.split())
+    t, l, sp = (kv.split("=")[1] for kv in s.split())
     req, fan = f"requests {s}", f"fanout {s}"
     def ratio(a, b):
         return f"{a / b:.2f}x" if a and b else "-"
     def num(v, f="{:,.0f}"):
         return f.format(v) if v is not None else "-"
-    print(f"| {t} | {l} | {num(get(req))} | {ratio(get(req), floor_c)} "
+    print(f"| {t} | {l} | {sp} | {num(get(req))} | {ratio(get(req), floor_c)} "
           f"| {num(get(req, 'server_cpu_us_per_item'), '{:.1f}')} | {num(get(fan))} | {ratio(get(fan), floor_b)} "
           f"| {num(get(fan, 'p99_us'))} | {ratio(get(fan, 'p99_us'), paced_p99)} "
           f"| {num(get(fan, 'server_cpu_us_per_item'), '{:.1f}')} |")

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -81,6 +82,7 @@ private:
   std::string log_level_ = "info";
   bool metrics_ = false;
   std::size_t scheduler_threads_ = 0; // 0: the server's default
+  std::optional<std::size_t> scheduler_spin_polls_; // none: the server's default
   auth_flags auth_;
   // Declared in the program before its server: outlives it, flushes at exit.
   std::shared_ptr<cafmcp::otel::tracer_provider> provider_;
