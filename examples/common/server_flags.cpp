@@ -58,6 +58,11 @@ server_flags::server_flags(CLI::App& app, std::string name, std::uint16_t defaul
   app.add_option("--event-loops", http.event_loops, "HTTP: event-loop threads; sessions are spread over them")
     ->capture_default_str()
     ->check(CLI::Range(std::size_t{1}, std::size_t{16}));
+  app
+    .add_flag_function(
+      "--actors-on-workers", [this](std::int64_t) { http.actors_on_event_loops = false; },
+      "HTTP: run every actor on the actor threads, none on the event loops (a quick handler that may block)")
+    ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--scheduler-threads", scheduler_threads_,
                  "actor scheduler threads (default: one per core, at least 2; with --stdio, 1)")
     ->check(CLI::Range(std::size_t{1}, std::size_t{256}));

@@ -107,6 +107,15 @@ struct http_options {
   /// session lives on one, and its requests and streams are served there,
   /// so a broadcast's writes run on every loop at once.
   std::size_t event_loops = 1;
+  /// An actor woken by a request runs on the event loop that read it, and
+  /// so does what it wakes in turn (the server actor, the session again for
+  /// a quick handler): a tools/call is read, dispatched, run and answered
+  /// on one thread, with no actor-thread wake-up on the way (2 cores:
+  /// +28% tools/call, a third less CPU per request; BENCHMARKS.md). The
+  /// price: a `tool::quick` handler that blocks after all stalls that
+  /// loop's connections, not one actor thread. false: every actor runs on
+  /// the actor threads (`server_options::scheduler_threads`), as before.
+  bool actors_on_event_loops = true;
 };
 
 } // namespace cafmcp

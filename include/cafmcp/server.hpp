@@ -117,6 +117,13 @@ public:
   void resource_updated(std::string uri);
 
   // -- connections -------------------------------------------------------
+  /// For a transport's event-loop thread: while the returned handle lives,
+  /// a session this thread hands a message to (`connection::receive`), if
+  /// idle, runs on this thread, and so do the actors it wakes in turn;
+  /// `post(fn)` must run fn on this thread soon after the current work
+  /// (the loop's post). Release the handle on the same thread, before the
+  /// server; what was still queued then goes to the actor threads.
+  std::shared_ptr<void> run_actors_here(std::function<void(std::function<void()>)> post);
   /// A new session for a transport. The transport feeds it inbound texts
   /// and receives outbound frames through `out`.
   std::shared_ptr<connection> connect(std::shared_ptr<outbound> out);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "actors/current_trace.hpp"
+#include "actors/loop_unit.hpp"
 #include "actors/server_impl.hpp"
 #include "actors/session.hpp"
 
@@ -17,24 +18,28 @@ class session_connection : public connection {
 public:
   session_connection(actors::session_actor h, std::string id) : handle_(std::move(h)), id_(std::move(id)) {}
   ~session_connection() override { close(); }
-  void receive(std::string text) override {
-    caf::anon_send(handle_, actors::inbound_atom::value, std::move(text));
-  }
-  void receive(jsonrpc::message msg) override {
-    caf::anon_send(handle_, actors::inbound_atom::value, std::move(msg));
-  }
+  void receive(std::string text) override { deliver(actors::inbound_atom::value, std::move(text)); }
+  void receive(jsonrpc::message msg) override { deliver(actors::inbound_atom::value, std::move(msg)); }
   void receive(jsonrpc::message msg, std::shared_ptr<const auth::identity> who) override {
-    caf::anon_send(handle_, actors::inbound_atom::value, std::move(msg), std::move(who));
+    deliver(actors::inbound_atom::value, std::move(msg), std::move(who));
   }
   void receive(jsonrpc::message msg, std::shared_ptr<const auth::identity> who,
                std::shared_ptr<const std::map<std::string, std::string>> param_headers) override {
-    caf::anon_send(handle_, actors::inbound_atom::value, std::move(msg), std::move(who), std::move(param_headers));
+    deliver(actors::inbound_atom::value, std::move(msg), std::move(who), std::move(param_headers));
   }
   void close() override { caf::anon_send(handle_, actors::close_atom::value); }
   void finish() override { caf::anon_send(handle_, actors::finish_atom::value); }
   const std::string& id() const override { return id_; }
 
 private:
+  template <class... Ts>
+  void deliver(Ts&&... xs) {
+    if (auto* unit = actors::loop_unit::here())
+      handle_->eq_impl(caf::make_message_id(), nullptr, unit, std::forward<Ts>(xs)...);
+    else
+      caf::anon_send(handle_, std::forward<Ts>(xs)...);
+  }
+
   actors::session_actor handle_;
   std::string id_;
 };
@@ -54,6 +59,17 @@ std::shared_ptr<connection> server::impl::start_session(std::shared_ptr<outbound
 }
 
 server::server(server_options options) : impl_(std::make_unique<impl>(std::move(options))) {}
+
+std::shared_ptr<void> server::run_actors_here(std::function<void(std::function<void()>)> post) {
+  auto* unit = new actors::loop_unit(*impl_->system, std::move(post));
+  actors::loop_unit::here() = unit;
+  return std::shared_ptr<void>(unit, [](void* p) {
+    auto* unit = static_cast<actors::loop_unit*>(p);
+    if (actors::loop_unit::here() == unit)
+      actors::loop_unit::here() = nullptr;
+    delete unit;
+  });
+}
 server::~server() = default;
 
 const server_options& server::options() const { return *impl_->options; }

@@ -8,6 +8,8 @@
 #include <optional>
 #include <thread>
 
+#include <pthread.h>
+
 #include "cafmcp/auth_verifiers.hpp"
 #include "cafmcp/startup_error.hpp"
 
@@ -26,6 +28,11 @@ struct transport_counters {
   connection_counters connections;
   session_counters sessions;
 };
+
+namespace {
+// Named in ps, top and perf: "cafmcp-http-N" (at most 15 characters).
+void name_this_thread(const std::string& name) { pthread_setname_np(pthread_self(), name.substr(0, 15).c_str()); }
+} // namespace
 
 // One event loop: its connections' io, the router of its requests and
 // owner of its sessions, its keep-alive ticker, its thread. The router is
@@ -110,7 +117,8 @@ void resolve_verifier(http_options& o) {
 } // namespace
 
 struct streamable_http::impl {
-  impl(server& srv, http_options o) {
+  server& srv;
+  impl(server& srv, http_options o) : srv(srv) {
     o.event_loops = std::clamp<std::size_t>(o.event_loops, 1, 16); // a session id's last hex digit
     resolve_verifier(o);
     if (o.token_verifier)
@@ -265,8 +273,15 @@ void streamable_http::start() {
   for (auto& l : d.loops)
     l->tick();
   d.running = true;
+  std::size_t index = 0;
   for (auto& l : d.loops)
-    l->thread = std::thread([&l = *l] { l.io.ioc.run(); });
+    l->thread = std::thread([&l = *l, &srv = d.srv, n = index++] {
+      name_this_thread("cafmcp-http-" + std::to_string(n));
+      auto here = l.router.options().actors_on_event_loops
+                    ? srv.run_actors_here([&l](std::function<void()> fn) { net::post(l.io.ioc, std::move(fn)); })
+                    : nullptr;
+      l.io.ioc.run();
+    });
 }
 
 std::uint16_t streamable_http::port() const { return impl_->bound_port; }

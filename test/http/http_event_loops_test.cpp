@@ -3,7 +3,10 @@
 // their request belongs to (the rest of the HTTP suites run with three
 // loops too, as cafmcp_http_multiloop_tests).
 #include <set>
+#include <string>
 #include <vector>
+
+#include <pthread.h>
 
 #include "http_fixture.hpp"
 
@@ -123,6 +126,72 @@ TEST_F(TwoSessionsOverThreeLoops, TheSessionLimitCountsEveryLoop) {
   third.send("POST", initialize_body());
   EXPECT_EQ(third.read_reply().status, 200);
   EXPECT_EQ(transport->stats().sessions, 2u);
+}
+
+
+// Where a quick handler runs: on the event loop that read its request (its
+// session's loop, named "cafmcp-http-N"), as the actors it woke do, or with
+// actors_on_event_loops off on an actor thread, never on a loop.
+class ActorsOnLoops : public HttpTest {
+protected:
+  bool on_loops = true;
+  http_options transport_options() override {
+    auto o = HttpTest::transport_options();
+    o.actors_on_event_loops = on_loops;
+    return o;
+  }
+  void SetUp() override {
+    HttpTest::SetUp();
+    tool t;
+    t.name = "where";
+    t.description = "names the thread it runs on";
+    t.quick = true;
+    t.handler = [](const json&, request_context&) {
+      char name[16] = {};
+      pthread_getname_np(pthread_self(), name, sizeof name);
+      return tool_result::text(name);
+    };
+    srv->add_tool(std::move(t)).get();
+  }
+  // How many of `calls` calls ran on `session`'s loop; every other one ran
+  // off every loop.
+  int calls_on_its_loop(const open_session& session, int calls) {
+    std::string loop = "cafmcp-http-" + std::to_string(loop_named(session.id));
+    int on_loop = 0;
+    for (int id = 1; id <= calls; ++id) {
+      session.conn->send("POST", rpc(id, "tools/call", {{"name", "where"}, {"arguments", json::object()}}),
+                         {{"Mcp-Session-Id", session.id}});
+      auto r = session.conn->read_reply();
+      EXPECT_EQ(r.status, 200);
+      std::string name = r.json_body()["result"]["content"][0]["text"];
+      if (name == loop)
+        ++on_loop;
+      else
+        EXPECT_EQ(name.rfind("cafmcp-http-", 0), std::string::npos) << name;
+    }
+    return on_loop;
+  }
+};
+
+// The first calls may still meet the server actor running on an actor
+// thread (initialize() ends with stats(), asked from this thread); once
+// nothing but the loop wakes the actors, every call stays on it.
+TEST_F(ActorsOnLoops, AQuickCallRunsOnTheLoopThatReadIt) {
+  auto session = initialize();
+  EXPECT_GE(calls_on_its_loop(session, 20), 10);
+}
+
+class ActorsOnWorkers : public ActorsOnLoops {
+protected:
+  void SetUp() override {
+    on_loops = false;
+    ActorsOnLoops::SetUp();
+  }
+};
+
+TEST_F(ActorsOnWorkers, AQuickCallNeverRunsOnALoop) {
+  auto session = initialize();
+  EXPECT_EQ(calls_on_its_loop(session, 20), 0);
 }
 
 } // namespace
