@@ -111,7 +111,7 @@ struct http_options {
   /// so does what it wakes in turn (the server actor, the session again for
   /// a quick handler): a tools/call is read, dispatched, run and answered
   /// on one thread, with no actor-thread wake-up on the way (2 cores:
-  /// +28% tools/call, a third less CPU per request; BENCHMARKS.md). The
+  /// +33% tools/call, a third less CPU per request; BENCHMARKS.md). The
   /// price: a `tool::quick` handler that blocks after all stalls that
   /// loop's connections, not one actor thread. false: every actor runs on
   /// the actor threads (`server_options::scheduler_threads`), as before.
