@@ -14,6 +14,8 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -229,8 +231,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto lines = fuzz::split_lines(data, size);
   auto out = std::make_shared<collector>();
   auto conn = srv.connect(out);
-  for (auto line : lines)
-    conn->receive(std::string(line));
+  {
+    // As serve_stdio reads by default (stdio_options::actors_on_reader):
+    // what the lines wake runs on this thread before it waits, and what
+    // handlers and timers wake later runs on the actor threads.
+    std::deque<std::function<void()>> later;
+    auto unit = srv.run_actors_here([&later](std::function<void()> job) { later.push_back(std::move(job)); });
+    for (auto line : lines)
+      conn->receive(std::string(line));
+    while (!later.empty()) {
+      auto job = std::move(later.front());
+      later.pop_front();
+      job();
+    }
+  }
   conn->finish();
   {
     std::unique_lock<std::mutex> lock(out->mtx);

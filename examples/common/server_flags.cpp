@@ -60,8 +60,13 @@ server_flags::server_flags(CLI::App& app, std::string name, std::uint16_t defaul
     ->check(CLI::Range(std::size_t{1}, std::size_t{16}));
   app
     .add_flag_function(
-      "--actors-on-workers", [this](std::int64_t) { http.actors_on_event_loops = false; },
-      "HTTP: run every actor on the actor threads, none on the event loops (a quick handler that may block)")
+      "--actors-on-workers",
+      [this](std::int64_t) {
+        http.actors_on_event_loops = false;
+        stdio.actors_on_reader = false;
+      },
+      "run every actor on the actor threads, none on the HTTP event loops or the thread reading stdin (for a "
+      "quick handler that may block)")
     ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--scheduler-threads", scheduler_threads_,
                  "actor scheduler threads (default: one per core, at least 2; with --stdio, 1)")
@@ -149,7 +154,7 @@ int server_flags::serve(cafmcp::server& srv) {
     if (auth_.requested()) // stdio takes its credentials from the environment, not tokens
       throw cafmcp::startup_error("--auth-issuer needs --http");
     say(cafmcp::log_level::info, "serving MCP on stdin/stdout");
-    return cafmcp::serve_stdio(srv);
+    return cafmcp::serve_stdio(srv, stdio);
   }
   if (!tls_cert_.empty())
     http.tls_certificate_file = tls_cert_;

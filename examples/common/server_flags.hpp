@@ -22,6 +22,7 @@
 #include <cafmcp/http_options.hpp>
 #include <cafmcp/log_level.hpp>
 #include <cafmcp/server.hpp>
+#include <cafmcp/stdio.hpp>
 
 #include "auth_flags.hpp"
 
@@ -44,6 +45,8 @@ public:
 
   /// --host and --port land here; a binary may add flags of its own to it.
   cafmcp::http_options http;
+  /// With --stdio (--actors-on-workers lands here too).
+  cafmcp::stdio_options stdio;
 
   /// After parsing: runs `body` (which builds the server and returns
   /// serve(srv)). A cafmcp::startup_error or any other exception thrown on

@@ -15,9 +15,21 @@ struct server_options;
 /// 1,000 requests a second. Not for a server that also serves HTTP.
 void tune_for_stdio(server_options& o);
 
+struct stdio_options {
+  /// What a request wakes (its session, the server actor, the notifier,
+  /// a quick handler) runs on the thread that read it from stdin, between
+  /// one read and the next, and writes its answer itself: no hand-off to
+  /// an actor thread and back (stdio, one update at a time: BENCHMARKS.md).
+  /// Slow handlers still run on the worker pool, and what they and timers
+  /// wake runs on the actor threads. The price is tool::quick's: a quick
+  /// handler that blocks holds up reading. false keeps every actor on the
+  /// actor threads.
+  bool actors_on_reader = true;
+};
+
 /// Serves one client over stdin/stdout until it closes stdin; the requests
 /// it already sent are answered first (server_options::drain_timeout).
 /// Returns 0.
-int serve_stdio(server& srv);
+int serve_stdio(server& srv, const stdio_options& options = {});
 
 } // namespace cafmcp

@@ -101,9 +101,9 @@ struct tool {
   /// of a thread of its own, two thread hand-offs fewer per call (tools/call
   /// over HTTP, 16 clients: +30% requests/s, p50 -25%). Over HTTP that actor
   /// runs on the event loop that read the call (http_options::
-  /// actors_on_event_loops): a quick handler that blocks holds up its
-  /// session and that loop's connections (with the option off, one of the
-  /// actor system's threads); its request() to the client throws
+  /// actors_on_event_loops), over stdio on the thread reading stdin (stdio_options::actors_on_reader):
+  /// a quick handler that blocks holds up its session and that loop's connections or stdin (with the
+  /// option off, one of the actor system's threads); its request() to the client throws
   /// client_request_error at once.
   bool quick = false;
   /// Over HTTP with a token verifier: the scopes a caller's token must

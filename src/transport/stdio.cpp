@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -192,10 +193,27 @@ private:
 
 } // namespace
 
-int serve_stdio(server& srv, int in, int out) {
+int serve_stdio(server& srv, int in, int out, const stdio_options& options) {
   std::signal(SIGPIPE, SIG_IGN); // a vanished client is an EPIPE, not a kill
   auto writer = std::make_shared<line_writer>(out, srv.options().max_outbound_queue);
   auto conn = srv.connect(writer);
+  // The reader as an execution unit (stdio_options::actors_on_reader): what
+  // a line wakes (its session, the server actor, the notifier, the session
+  // again) runs here, after the lines of one read and before the next, and
+  // writes its answers itself (line_writer's RWF_NOWAIT path). `later` is
+  // what the unit posted to this thread; it outlives the unit (declared
+  // first), whose leftovers go to CAF's scheduler when it is destroyed.
+  std::deque<std::function<void()>> later;
+  auto run_later = [&later] {
+    while (!later.empty()) {
+      auto job = std::move(later.front());
+      later.pop_front();
+      job();
+    }
+  };
+  std::shared_ptr<void> unit;
+  if (options.actors_on_reader)
+    unit = srv.run_actors_here([&later](std::function<void()> job) { later.push_back(std::move(job)); });
   // A line longer than the limit is cut at limit+1 bytes: the session's
   // parser answers it with a size error, and we never buffer the rest.
   const std::size_t cap = srv.options().message_limits.max_message_bytes + 1;
@@ -223,9 +241,12 @@ int serve_stdio(server& srv, int in, int out) {
           oversized = true;
       }
     }
+    run_later(); // every line read is handled before this thread blocks in read() again
   }
   if (!line.empty())
     conn->receive(std::move(line));
+  run_later();
+  unit.reset(); // from here on, the session finishes on CAF's threads
   // The client may still read: answer what it already asked, then stop. The
   // session enforces drain_timeout; the margin covers a session that died.
   conn->finish();
@@ -236,7 +257,9 @@ int serve_stdio(server& srv, int in, int out) {
 
 } // namespace cafmcp::transport
 
-int cafmcp::serve_stdio(server& srv) { return transport::serve_stdio(srv, 0, 1); }
+int cafmcp::serve_stdio(server& srv, const stdio_options& options) {
+  return transport::serve_stdio(srv, 0, 1, options);
+}
 
 void cafmcp::tune_for_stdio(server_options& o) {
   o.scheduler_threads = 1;

@@ -55,8 +55,12 @@ struct served_stdio {
   int status = -1;
   bool eof_sent = false;
   std::thread thread;
-  explicit served_stdio(server& srv)
-    : thread([this, &srv] { status = transport::serve_stdio(srv, p.to_server[0], p.from_server[1]); }) {}
+  /// The serving thread is named "stdio-reader".
+  explicit served_stdio(server& srv, stdio_options options = {})
+    : thread([this, &srv, options] {
+        pthread_setname_np(pthread_self(), "stdio-reader");
+        status = transport::serve_stdio(srv, p.to_server[0], p.from_server[1], options);
+      }) {}
   ~served_stdio() { // a failed assertion must not leave the thread running
     eof();
     if (thread.joinable()) {
@@ -292,6 +296,51 @@ TEST(Stdio, EofDrainEndsAtTheDrainTimeout) {
   EXPECT_EQ(io.status, 0);
   release.set_value();
   EXPECT_EQ(io.output_after_exit(), ""); // the abandoned call's answer was not written
+}
+
+// Where a quick handler runs: on the thread reading stdin, as the actors
+// the line woke do; with stdio_options::actors_on_reader off on an actor
+// thread, never on the reader.
+int quick_calls_on_the_reader(bool actors_on_reader, int calls) {
+  server srv(all_on());
+  tool where;
+  where.name = "where";
+  where.description = "names the thread it runs on";
+  where.quick = true;
+  where.handler = [](const json&, request_context&) {
+    char name[16] = {};
+    pthread_getname_np(pthread_self(), name, sizeof name);
+    return tool_result::text(name);
+  };
+  EXPECT_TRUE(applied(srv.add_tool(std::move(where))));
+  stdio_options options;
+  options.actors_on_reader = actors_on_reader;
+  served_stdio io(srv, options);
+  io.initialize_and_call("where");
+  int on_reader = 0;
+  for (int id = 2; id < 2 + calls; ++id) {
+    if (id > 2)
+      io.p.write_line(R"({"jsonrpc":"2.0","id":)" + std::to_string(id)
+                      + R"(,"method":"tools/call","params":{"name":"where","arguments":{}}})");
+    auto answer = json::parse(io.p.read_line());
+    EXPECT_EQ(answer["id"], id);
+    if (answer["result"]["content"][0]["text"] == "stdio-reader")
+      ++on_reader;
+  }
+  io.eof();
+  io.thread.join();
+  EXPECT_EQ(io.status, 0);
+  EXPECT_EQ(io.output_after_exit(), "");
+  return on_reader;
+}
+
+// The first call may still meet the server actor on an actor thread
+// (add_tool's answer came from one); once nothing but the reader wakes
+// the actors, every call stays on it.
+TEST(Stdio, AQuickCallRunsOnTheThreadReadingStdin) { EXPECT_GE(quick_calls_on_the_reader(true, 20), 10); }
+
+TEST(Stdio, WithActorsOffTheReaderAQuickCallNeverRunsOnIt) {
+  EXPECT_EQ(quick_calls_on_the_reader(false, 20), 0);
 }
 
 } // namespace
