@@ -68,6 +68,12 @@ server_flags::server_flags(CLI::App& app, std::string name, std::uint16_t defaul
       "run every actor on the actor threads, none on the HTTP event loops or the thread reading stdin (for a "
       "quick handler that may block)")
     ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app
+    .add_option_function<std::int64_t>(
+      "--stdio-poll-us", [this](std::int64_t us) { stdio.poll_before_sleep = std::chrono::microseconds(us); },
+      "stdio: how long the reader looks for the next line before it sleeps (default "
+        + std::to_string(stdio.poll_before_sleep.count()) + "; 0: off)")
+    ->check(CLI::Range(std::int64_t{0}, std::int64_t{100000}));
   app.add_option("--scheduler-threads", scheduler_threads_,
                  "actor scheduler threads (default: one per core, at least 2; with --stdio, 1)")
     ->check(CLI::Range(std::size_t{1}, std::size_t{256}));

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include <poll.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -220,7 +221,22 @@ int serve_stdio(server& srv, int in, int out, const stdio_options& options) {
   std::string line;
   bool oversized = false;
   char buf[65536];
+  // True once `in` has something to read (or is at its end) within the
+  // time poll_before_sleep allows: the spin is bounded, and ends as soon
+  // as the next line arrives.
+  auto line_ready_soon = [in, spin = options.poll_before_sleep] {
+    if (spin.count() <= 0)
+      return false;
+    pollfd p{in, POLLIN, 0};
+    const auto until = std::chrono::steady_clock::now() + spin;
+    do {
+      if (::poll(&p, 1, 0) != 0)
+        return true; // ready, hung up or an error: read() says which
+    } while (std::chrono::steady_clock::now() < until);
+    return false;
+  };
   for (;;) {
+    line_ready_soon();
     auto n = ::read(in, buf, sizeof buf);
     if (n < 0 && errno == EINTR)
       continue;

@@ -1,6 +1,8 @@
 // The stdio transport on real pipes: one message per line, nothing but
 // JSON-RPC on the output, oversize lines answered, EOF ends with 0.
 #include <algorithm>
+#include <atomic>
+#include <fstream>
 #include <future>
 #include <set>
 #include <thread>
@@ -55,10 +57,12 @@ struct served_stdio {
   int status = -1;
   bool eof_sent = false;
   std::thread thread;
+  std::atomic<pid_t> reader_tid{0};
   /// The serving thread is named "stdio-reader".
   explicit served_stdio(server& srv, stdio_options options = {})
     : thread([this, &srv, options] {
         pthread_setname_np(pthread_self(), "stdio-reader");
+        reader_tid = ::gettid();
         status = transport::serve_stdio(srv, p.to_server[0], p.from_server[1], options);
       }) {}
   ~served_stdio() { // a failed assertion must not leave the thread running
@@ -341,6 +345,57 @@ TEST(Stdio, AQuickCallRunsOnTheThreadReadingStdin) { EXPECT_GE(quick_calls_on_th
 
 TEST(Stdio, WithActorsOffTheReaderAQuickCallNeverRunsOnIt) {
   EXPECT_EQ(quick_calls_on_the_reader(false, 20), 0);
+}
+
+// How often the thread reading stdin went to sleep (blocked in read(2) or
+// on a lock) while a client made `calls` calls one after another, each
+// sent 1 ms after the last one's answer came: a client slower than the
+// server, so that a reader that does not look for the next line is asleep
+// when it comes (the pause makes the workload; it waits for no event).
+long reader_sleeps_during_calls(std::chrono::microseconds poll_before_sleep, int calls) {
+  server srv(all_on());
+  auto echo = echo_tool("echo");
+  echo.quick = true; // answered on the reader: no other thread in the way
+  EXPECT_TRUE(applied(srv.add_tool(std::move(echo))));
+  stdio_options options;
+  options.poll_before_sleep = poll_before_sleep;
+  served_stdio io(srv, options);
+  io.initialize_and_call("echo");
+  EXPECT_EQ(json::parse(io.p.read_line())["id"], 2);
+  auto sleeps = [&io] {
+    std::ifstream status("/proc/self/task/" + std::to_string(io.reader_tid.load()) + "/status");
+    std::string line;
+    while (std::getline(status, line))
+      if (line.rfind("voluntary_ctxt_switches:", 0) == 0)
+        return std::stol(line.substr(24));
+    ADD_FAILURE() << "no voluntary_ctxt_switches for the reader";
+    return 0L;
+  };
+  auto before = sleeps();
+  for (int id = 3; id < 3 + calls; ++id) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    io.p.write_line(R"({"jsonrpc":"2.0","id":)" + std::to_string(id)
+                    + R"(,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}})");
+    auto answer = io.p.read_line();
+    EXPECT_EQ(json::parse(answer.empty() ? "null" : answer)["id"], id);
+  }
+  auto after = sleeps();
+  io.eof(); // EOF ends even a reader polling for an hour
+  io.thread.join();
+  EXPECT_EQ(io.status, 0);
+  EXPECT_EQ(io.output_after_exit(), "");
+  return after - before;
+}
+
+// A reader told to look for the next line for an hour finds each line
+// while still awake (and leaves the loop at once when it comes, and at
+// EOF); one that does not look sleeps before nearly every line.
+TEST(Stdio, TheReaderLooksForTheNextLineBeforeItSleeps) {
+  EXPECT_LE(reader_sleeps_during_calls(std::chrono::hours(1), 20), 5);
+}
+
+TEST(Stdio, WithoutPollingTheReaderSleepsBetweenLines) {
+  EXPECT_GE(reader_sleeps_during_calls(std::chrono::microseconds(0), 20), 15);
 }
 
 } // namespace
