@@ -115,16 +115,34 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
   if (!doc.is_object())
     return failure(code::invalid_request, "a JSON-RPC message must be an object");
 
+  // One pass over the members finds the envelope's: a lookup each would
+  // walk the map for every check below (a request was ~15 walks).
+  json *id_v = nullptr, *jsonrpc_v = nullptr, *method_v = nullptr, *params_v = nullptr, *result_v = nullptr,
+       *error_v = nullptr;
+  const std::string* unknown = nullptr; // the first, in the map's order
+  for (auto& [key, value] : doc.get_ref<json::object_t&>()) {
+    json** slot = key == "id"        ? &id_v
+                : key == "jsonrpc" ? &jsonrpc_v
+                : key == "method"  ? &method_v
+                : key == "params"  ? &params_v
+                : key == "result"  ? &result_v
+                : key == "error"   ? &error_v
+                                   : nullptr;
+    if (slot)
+      *slot = &value;
+    else if (!unknown)
+      unknown = &key;
+  }
+
   // The id, when readable, goes back in any error about this message.
   std::optional<request_id> id;
   // JSON-RPC answers an unreadable request with `"id": null`, so only an
   // error response may carry a null id; it then has no id to correlate.
-  bool null_error_id =
-    doc.contains("id") && doc["id"].is_null() && doc.contains("error") && !doc.contains("method");
-  if (doc.contains("id") && !null_error_id) {
-    id = read_id(doc["id"]);
+  bool null_error_id = id_v && id_v->is_null() && error_v && !method_v;
+  if (id_v && !null_error_id) {
+    id = read_id(*id_v);
     if (!id) {
-      const auto& v = doc["id"];
+      const auto& v = *id_v;
       return failure(code::invalid_request, v.is_null() ? "id must not be null"
                                             : v.is_number_float()
                                               ? "id must be an integer or a string, not a fraction"
@@ -132,34 +150,30 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
                                                             : "id must be an integer or a string");
     }
   }
-  auto jr = doc.find("jsonrpc");
-  if (jr == doc.end() || !jr->is_string() || *jr != "2.0")
+  if (!jsonrpc_v || !jsonrpc_v->is_string() || *jsonrpc_v != "2.0")
     return failure(code::invalid_request, "jsonrpc must be \"2.0\"", id);
-  for (auto& [key, value] : doc.items())
-    if (key != "jsonrpc" && key != "id" && key != "method" && key != "params" && key != "result"
-        && key != "error")
-      return failure(code::invalid_request, "unknown member \"" + key + "\"", id);
+  if (unknown)
+    return failure(code::invalid_request, "unknown member \"" + *unknown + "\"", id);
 
-  if (doc.contains("method")) {
-    if (!doc["method"].is_string())
+  if (method_v) {
+    if (!method_v->is_string())
       return failure(code::invalid_request, "method must be a string", id);
-    if (doc.contains("result") || doc.contains("error"))
+    if (result_v || error_v)
       return failure(code::invalid_request, "a request cannot carry result or error", id);
     std::optional<json> params;
-    if (doc.contains("params")) {
-      if (!doc["params"].is_object())
-        return failure(
-          code::invalid_request,
-          doc["params"].is_null() ? "params must be omitted, not null" : "params must be an object", id);
-      params = std::move(doc["params"]);
+    if (params_v) {
+      if (!params_v->is_object())
+        return failure(code::invalid_request,
+                       params_v->is_null() ? "params must be omitted, not null" : "params must be an object", id);
+      params = std::move(*params_v);
     }
-    auto method = doc["method"].get<std::string>();
+    auto method = std::move(method_v->get_ref<std::string&>());
     if (id)
       return message{request{std::move(*id), std::move(method), std::move(params)}};
     return message{notification{std::move(method), std::move(params)}};
   }
 
-  bool has_result = doc.contains("result"), has_error = doc.contains("error");
+  bool has_result = result_v != nullptr, has_error = error_v != nullptr;
   if (has_result == has_error)
     return failure(code::invalid_request,
                    has_result ? "a response carries result or error, not both"
@@ -168,11 +182,11 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
   if (has_result) {
     if (!id)
       return failure(code::invalid_request, "a result response needs an id");
-    if (!doc["result"].is_object())
+    if (!result_v->is_object())
       return failure(code::invalid_request, "result must be an object", id);
-    return message{response{std::move(*id), std::move(doc["result"])}};
+    return message{response{std::move(*id), std::move(*result_v)}};
   }
-  const auto& e = doc["error"];
+  const auto& e = *error_v;
   if (!e.is_object() || !e.contains("code") || !e["code"].is_number_integer() || !fits_int(e["code"])
       || !e.contains("message") || !e["message"].is_string())
     return failure(code::invalid_request, "error must be {code: integer, message: string}", id);
