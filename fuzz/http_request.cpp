@@ -87,7 +87,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0; // http_conn answers 400, 413 or 431, or waits for more
 
   auto req = parser.release();
-  auto facts = facts_of(req);
+  auto headers = headers_of(req);
+  auto facts = facts_of(req, headers);
   judge(open_policy(), facts);
   judge(origin_policy(), facts);
 
@@ -99,10 +100,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!msg)
     return 0;
   auto* call = std::get_if<jsonrpc::request>(msg);
-  bool has_session = header(req, "Mcp-Session-Id").has_value();
+  bool has_session = headers.session_id.has_value();
   if (!call || !is_stateless_post(has_session, facts.protocol_version))
     return 0;
-  if (auto mismatch = check_mirrored_headers(mirrored_headers_of(req), *call)) {
+  if (auto mismatch = check_mirrored_headers(mirrored_headers_of(headers), *call)) {
     FUZZ_CHECK(mismatch->status == 400);
     FUZZ_CHECK(mismatch->code == jsonrpc::code::header_mismatch);
     FUZZ_CHECK(!mismatch->message.empty());

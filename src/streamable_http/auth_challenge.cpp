@@ -1,10 +1,10 @@
 #include "streamable_http/auth_challenge.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include "cafmcp/auth.hpp"
 #include "cafmcp/json_rpc.hpp"
+#include "foundation/ascii_case.hpp"
 
 namespace cafmcp::http {
 namespace {
@@ -47,11 +47,8 @@ std::string metadata_url_of(const std::string& resource) {
 std::optional<std::string_view> bearer_token_of(std::optional<std::string_view> authorization) {
   if (!authorization || authorization->size() < 7)
     return std::nullopt;
-  auto scheme = authorization->substr(0, 7);
-  constexpr std::string_view bearer = "bearer ";
-  for (std::size_t i = 0; i < 7; ++i)
-    if (std::tolower(static_cast<unsigned char>(scheme[i])) != bearer[i])
-      return std::nullopt;
+  if (!ascii_iequals(authorization->substr(0, 7), "bearer "))
+    return std::nullopt;
   auto token = authorization->substr(7);
   while (!token.empty() && token.front() == ' ')
     token.remove_prefix(1);

@@ -6,6 +6,7 @@
 
 #include "cafmcp/protocol_version.hpp"
 
+#include "foundation/ascii_case.hpp"
 #include "foundation/base64.hpp"
 #include "foundation/json_member.hpp"
 
@@ -13,13 +14,10 @@ namespace cafmcp::http {
 namespace {
 
 bool contains_ci(std::string_view hay, std::string_view needle) {
-  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-  });
+  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(),
+                        [](char a, char b) { return ascii_lower(a) == ascii_lower(b); });
   return it != hay.end();
 }
-
-bool iequals(std::string_view a, std::string_view b) { return a.size() == b.size() && contains_ci(a, b); }
 
 std::string_view trim(std::string_view v) {
   while (!v.empty() && (v.front() == ' ' || v.front() == '\t'))
@@ -48,8 +46,8 @@ bool range_admits(std::string_view range, std::string_view type) {
     return true;
   auto slash = type.find('/');
   if (media.size() == slash + 2 && media.substr(slash) == "/*")
-    return iequals(media.substr(0, slash), type.substr(0, slash));
-  return iequals(media, type);
+    return ascii_iequals(media.substr(0, slash), type.substr(0, slash));
+  return ascii_iequals(media, type);
 }
 
 bool accepts(std::string_view header, std::string_view type) {

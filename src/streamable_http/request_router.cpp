@@ -65,10 +65,10 @@ void request_router::end_all(int status, const std::string& why) {
     s->end(status, why);
 }
 
-std::shared_ptr<http_session> request_router::find(const std::shared_ptr<http_conn>& c, const request& req,
-                                                   bool required, const caller_ptr& who,
+std::shared_ptr<http_session> request_router::find(const std::shared_ptr<http_conn>& c,
+                                                   std::optional<std::string_view> id, bool required,
+                                                   const caller_ptr& who,
                                                    const std::optional<jsonrpc::request_id>& request_id) {
-  auto id = header(req, "Mcp-Session-Id");
   if (!id) {
     if (required)
       // No id: the request was malformed as HTTP, not refused as a call (a
@@ -125,13 +125,14 @@ std::shared_ptr<http_session> request_router::adopt(const std::string& id, const
 }
 
 void request_router::handle(const std::shared_ptr<http_conn>& c, request req) {
+  auto h = headers_of(req);
   if (loops_.size() > 1) // a session's requests and streams are served on its own loop
-    if (auto id = header(req, "Mcp-Session-Id"))
-      if (auto owner = loop_of(*id, loops_.size()); owner && *owner != index_)
+    if (h.session_id)
+      if (auto owner = loop_of(*h.session_id, loops_.size()); owner && *owner != index_)
         return c->move_to(*loops_[*owner], std::move(req));
   if (req.method() == beast::http::verb::get && req.target() == health_path)
     return answer_health(c);
-  auto facts = facts_of(req);
+  auto facts = facts_of(req, h);
   auto path = facts.target.substr(0, facts.target.find('?'));
   if (auth_.is_metadata_path(path))
     return answer_resource_metadata(c, facts);
@@ -147,7 +148,7 @@ void request_router::handle(const std::shared_ptr<http_conn>& c, request req) {
 // credential); a token seen before on this loop and not yet expired costs a
 // lookup, a new one a trip to the verification threads and back.
 void request_router::authenticate(const std::shared_ptr<http_conn>& c, request req) {
-  auto token = bearer_token_of(header(req, "Authorization"));
+  auto token = bearer_token_of(headers_of(req).authorization);
   if (!token)
     return answer_error(*c, 401, "Unauthorized: a bearer token is required", std::nullopt, auth_.challenge(""));
   auto now = std::chrono::steady_clock::now();
@@ -178,7 +179,8 @@ void request_router::refuse_token(const std::shared_ptr<http_conn>& c, const aut
 void request_router::serve(const std::shared_ptr<http_conn>& c, request& req, const caller_ptr& who) {
   if (!c->open())
     return; // the client left while its token was verified
-  auto facts = facts_of(req);
+  auto h = headers_of(req);
+  auto facts = facts_of(req, h);
   if (who && !auth_.required_scopes().empty() && !who->has_scopes(auth_.required_scopes()))
     return answer_error(*c, 403, "Forbidden: the token lacks a scope every request needs", std::nullopt,
                         auth_.challenge("insufficient_scope", {}, auth_.required_scopes()));
@@ -187,12 +189,12 @@ void request_router::serve(const std::shared_ptr<http_conn>& c, request& req, co
   if (shutting_down_ && req.method() == beast::http::verb::get)
     return answer_error(*c, 503, "Server shutting down", std::nullopt);
   switch (req.method()) {
-    case beast::http::verb::post: return post(c, req, who);
+    case beast::http::verb::post: return post(c, req, h, who);
     case beast::http::verb::get:
-      if (auto s = find(c, req, true, who)) {
+      if (auto s = find(c, h.session_id, true, who)) {
         std::optional<std::string> last;
-        if (auto h = header(req, "Last-Event-ID"))
-          last = std::string(*h);
+        if (h.last_event_id)
+          last = std::string(*h.last_event_id);
         s->open_stream(c, last);
         // The stream lasts as long as the token that opened it.
         if (who && c->streaming())
@@ -201,7 +203,7 @@ void request_router::serve(const std::shared_ptr<http_conn>& c, request& req, co
       }
       return;
     default: // DELETE
-      if (auto s = find(c, req, true, who)) {
+      if (auto s = find(c, h.session_id, true, who)) {
         auto h = s->headers();
         s->end();
         srv_.forget(s->id());
@@ -246,7 +248,8 @@ void request_router::answer_resource_metadata(const std::shared_ptr<http_conn>& 
              std::make_shared<const std::string>(auth_.metadata_document()));
 }
 
-void request_router::post(const std::shared_ptr<http_conn>& c, request& req, const caller_ptr& who) {
+void request_router::post(const std::shared_ptr<http_conn>& c, request& req, const known_headers& h,
+                          const caller_ptr& who) {
   auto& body = req.body();
   auto parsed = jsonrpc::parse(body, srv_.options().message_limits);
   if (auto* bad = std::get_if<jsonrpc::parse_failure>(&parsed))
@@ -256,10 +259,10 @@ void request_router::post(const std::shared_ptr<http_conn>& c, request& req, con
   if (shutting_down_ && req_msg) // what answers a request in flight still passes
     return answer_error(*c, 503, "Server shutting down; this request was not started", req_msg->id);
   bool initialize = req_msg && req_msg->method == "initialize"; // the one method we know
-  auto version = header(req, "MCP-Protocol-Version");
-  bool has_session = header(req, "Mcp-Session-Id").has_value();
+  auto version = h.protocol_version;
+  bool has_session = h.session_id.has_value();
   if (is_stateless_post(has_session, version))
-    return post_stateless(c, req, msg, who);
+    return post_stateless(c, req, h, msg, who);
   if (version && !is_supported_protocol_version(*version))
     return answer_error(*c, 400, "Unsupported MCP-Protocol-Version: " + std::string(*version),
                         req_msg ? std::optional<jsonrpc::request_id>(req_msg->id) : std::nullopt);
@@ -276,7 +279,8 @@ void request_router::post(const std::shared_ptr<http_conn>& c, request& req, con
     session->attach(srv_.connect(session, id));
     sessions_.emplace(id, session);
   } else {
-    session = find(c, req, true, who, req_msg ? std::optional<jsonrpc::request_id>(req_msg->id) : std::nullopt);
+    session = find(c, h.session_id, true, who,
+                   req_msg ? std::optional<jsonrpc::request_id>(req_msg->id) : std::nullopt);
     if (!session)
       return;
   }
@@ -294,14 +298,14 @@ void request_router::post(const std::shared_ptr<http_conn>& c, request& req, con
 
 // 2026-07-28: one request, no session. Its own short-lived session actor
 // serves it (a subscriptions/listen stream lives as long as its connection).
-void request_router::post_stateless(const std::shared_ptr<http_conn>& c, request& req, jsonrpc::message& msg,
-                                    const caller_ptr& who) {
+void request_router::post_stateless(const std::shared_ptr<http_conn>& c, const request& req,
+                                    const known_headers& h, jsonrpc::message& msg, const caller_ptr& who) {
   auto* req_msg = std::get_if<jsonrpc::request>(&msg);
   if (!req_msg) { // a notification or response belongs to no request here
     c->respond(202, {}, {}, nullptr);
     return;
   }
-  if (auto no = check_mirrored_headers(mirrored_headers_of(req), *req_msg))
+  if (auto no = check_mirrored_headers(mirrored_headers_of(h), *req_msg))
     return answer_error(*c, no->status, no->message, req_msg->id, {}, no->code);
   // Counted until the request's session ends (http_session::end).
   if (counters_.stateless_requests.fetch_add(1) >= options_.max_stateless_requests) {

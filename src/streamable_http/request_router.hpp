@@ -20,6 +20,7 @@
 #include "streamable_http/auth_challenge.hpp"
 #include "streamable_http/connection_loop.hpp"
 #include "streamable_http/http_session.hpp"
+#include "streamable_http/request_facts.hpp"
 #include "streamable_http/request_policy.hpp"
 #include "streamable_http/token_gate.hpp"
 
@@ -83,14 +84,15 @@ private:
   void refuse_token(const std::shared_ptr<http_conn>& c, const auth::verdict& v);
   /// A request that passed the policy (and the token check).
   void serve(const std::shared_ptr<http_conn>& c, request& req, const caller_ptr& who);
-  void post(const std::shared_ptr<http_conn>& c, request& req, const caller_ptr& who);
-  void post_stateless(const std::shared_ptr<http_conn>& c, request& req, jsonrpc::message& msg,
-                      const caller_ptr& who);
-  /// The session `req` names, or nullptr once `c` was answered (400, 404,
-  /// 503); a POST's 404 or 503 carries its request's `id`. A session
-  /// another subject created is not found either (404).
-  std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, const request& req, bool required,
-                                     const caller_ptr& who,
+  void post(const std::shared_ptr<http_conn>& c, request& req, const known_headers& h, const caller_ptr& who);
+  void post_stateless(const std::shared_ptr<http_conn>& c, const request& req, const known_headers& h,
+                      jsonrpc::message& msg, const caller_ptr& who);
+  /// The session `session_id` (the request's Mcp-Session-Id) names, or
+  /// nullptr once `c` was answered (400, 404, 503); a POST's 404 or 503
+  /// carries its request's `id`. A session another subject created is not
+  /// found either (404).
+  std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, std::optional<std::string_view> session_id,
+                                     bool required, const caller_ptr& who,
                                      const std::optional<jsonrpc::request_id>& id = std::nullopt);
   std::shared_ptr<http_session> adopt(const std::string& id, const caller_ptr& who);
 
