@@ -28,7 +28,7 @@ struct stdio_options {
   /// actor threads.
   bool actors_on_reader = true;
   /// After it has handled what one read brought, the reader keeps looking
-  /// for the next line (poll(2) with no timeout, about 0.3 us a look) for
+  /// for the next line (poll(2) with a zero timeout, ~0.3 us a look) for
   /// up to this long before it blocks in read(): a client that answers at
   /// once finds the server awake, and skips a wake-up of a sleeping thread,
   /// the largest part of a request's latency on a virtual machine. Costs at

@@ -2,7 +2,6 @@
 // What request_policy looks at, read from a parsed request: the router and
 // the fuzz target over raw request bytes (fuzz/http_request.cpp) read it
 // the same way.
-#include <cctype>
 #include <map>
 #include <memory>
 #include <optional>
@@ -83,7 +82,7 @@ inline std::shared_ptr<const std::map<std::string, std::string>> param_headers_o
       continue;
     std::string lowered(name.data(), name.size());
     for (auto& ch : lowered)
-      ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      ch = ascii_lower(ch);
     if (lowered.compare(0, prefix.size(), prefix) == 0)
       out->emplace(lowered.substr(prefix.size()), std::string(field.value().data(), field.value().size()));
   }

@@ -221,22 +221,19 @@ int serve_stdio(server& srv, int in, int out, const stdio_options& options) {
   std::string line;
   bool oversized = false;
   char buf[65536];
-  // True once `in` has something to read (or is at its end) within the
-  // time poll_before_sleep allows: the spin is bounded, and ends as soon
-  // as the next line arrives.
-  auto line_ready_soon = [in, spin = options.poll_before_sleep] {
+  // Polls `in` until it has something to read (or is at its end), for at
+  // most poll_before_sleep: the read() after it then finds the line
+  // without sleeping. Bounded, and over as soon as the next line arrives.
+  auto look_for_next_line = [in, spin = options.poll_before_sleep] {
     if (spin.count() <= 0)
-      return false;
+      return;
     pollfd p{in, POLLIN, 0};
     const auto until = std::chrono::steady_clock::now() + spin;
-    do {
-      if (::poll(&p, 1, 0) != 0)
-        return true; // ready, hung up or an error: read() says which
-    } while (std::chrono::steady_clock::now() < until);
-    return false;
+    while (::poll(&p, 1, 0) == 0 && std::chrono::steady_clock::now() < until) {
+    } // ready, hung up or an error: read() says which
   };
   for (;;) {
-    line_ready_soon();
+    look_for_next_line();
     auto n = ::read(in, buf, sizeof buf);
     if (n < 0 && errno == EINTR)
       continue;

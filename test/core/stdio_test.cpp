@@ -56,8 +56,8 @@ struct served_stdio {
   pipes p;
   int status = -1;
   bool eof_sent = false;
+  std::atomic<pid_t> reader_tid{0}; // before `thread`, which sets it: members start in this order
   std::thread thread;
-  std::atomic<pid_t> reader_tid{0};
   /// The serving thread is named "stdio-reader".
   explicit served_stdio(server& srv, stdio_options options = {})
     : thread([this, &srv, options] {
