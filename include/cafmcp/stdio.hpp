@@ -32,7 +32,8 @@ struct stdio_options {
   /// up to this long before it blocks in read(): a client that answers at
   /// once finds the server awake, and skips a wake-up of a sleeping thread,
   /// the largest part of a request's latency on a virtual machine. Costs at
-  /// most this much CPU per request read; 0 turns it off.
+  /// most this much CPU per request read; 0 turns it off (and so does a
+  /// machine with one CPU, where it would only delay other threads).
   std::chrono::microseconds poll_before_sleep{50};
 };
 

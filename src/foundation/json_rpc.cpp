@@ -122,12 +122,12 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
   const std::string* unknown = nullptr; // the first, in the map's order
   for (auto& [key, value] : doc.get_ref<json::object_t&>()) {
     json** slot = key == "id"        ? &id_v
-                : key == "jsonrpc" ? &jsonrpc_v
-                : key == "method"  ? &method_v
-                : key == "params"  ? &params_v
-                : key == "result"  ? &result_v
-                : key == "error"   ? &error_v
-                                   : nullptr;
+                  : key == "jsonrpc" ? &jsonrpc_v
+                  : key == "method"  ? &method_v
+                  : key == "params"  ? &params_v
+                  : key == "result"  ? &result_v
+                  : key == "error"   ? &error_v
+                                     : nullptr;
     if (slot)
       *slot = &value;
     else if (!unknown)
@@ -164,7 +164,8 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
     if (params_v) {
       if (!params_v->is_object())
         return failure(code::invalid_request,
-                       params_v->is_null() ? "params must be omitted, not null" : "params must be an object", id);
+                       params_v->is_null() ? "params must be omitted, not null" : "params must be an object",
+                       id);
       params = std::move(*params_v);
     }
     auto method = std::move(method_v->get_ref<std::string&>());

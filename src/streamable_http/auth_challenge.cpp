@@ -4,6 +4,7 @@
 
 #include "cafmcp/auth.hpp"
 #include "cafmcp/json_rpc.hpp"
+
 #include "foundation/ascii_case.hpp"
 
 namespace cafmcp::http {

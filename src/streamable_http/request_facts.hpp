@@ -37,11 +37,11 @@ inline known_headers headers_of(const request& req) {
         auto name = field.name_string();
         auto sv = [](beast::string_view v) { return std::string_view(v.data(), v.size()); };
         slot = ascii_iequals(sv(name), "mcp-session-id")         ? &h.session_id
-             : ascii_iequals(sv(name), "mcp-protocol-version") ? &h.protocol_version
-             : ascii_iequals(sv(name), "mcp-method")           ? &h.mcp_method
-             : ascii_iequals(sv(name), "mcp-name")             ? &h.mcp_name
-             : ascii_iequals(sv(name), "last-event-id")        ? &h.last_event_id
-                                                                   : nullptr;
+               : ascii_iequals(sv(name), "mcp-protocol-version") ? &h.protocol_version
+               : ascii_iequals(sv(name), "mcp-method")           ? &h.mcp_method
+               : ascii_iequals(sv(name), "mcp-name")             ? &h.mcp_name
+               : ascii_iequals(sv(name), "last-event-id")        ? &h.last_event_id
+                                                                 : nullptr;
         break;
       }
       default: break;

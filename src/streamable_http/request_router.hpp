@@ -91,8 +91,9 @@ private:
   /// nullptr once `c` was answered (400, 404, 503); a POST's 404 or 503
   /// carries its request's `id`. A session another subject created is not
   /// found either (404).
-  std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c, std::optional<std::string_view> session_id,
-                                     bool required, const caller_ptr& who,
+  std::shared_ptr<http_session> find(const std::shared_ptr<http_conn>& c,
+                                     std::optional<std::string_view> session_id, bool required,
+                                     const caller_ptr& who,
                                      const std::optional<jsonrpc::request_id>& id = std::nullopt);
   std::shared_ptr<http_session> adopt(const std::string& id, const caller_ptr& who);
 

@@ -224,7 +224,10 @@ int serve_stdio(server& srv, int in, int out, const stdio_options& options) {
   // Polls `in` until it has something to read (or is at its end), for at
   // most poll_before_sleep: the read() after it then finds the line
   // without sleeping. Bounded, and over as soon as the next line arrives.
-  auto look_for_next_line = [in, spin = options.poll_before_sleep] {
+  // On one CPU the poll would only take the time a handler thread needs.
+  const auto spin =
+    std::thread::hardware_concurrency() > 1 ? options.poll_before_sleep : std::chrono::microseconds(0);
+  auto look_for_next_line = [in, spin] {
     if (spin.count() <= 0)
       return;
     pollfd p{in, POLLIN, 0};
