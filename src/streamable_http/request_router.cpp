@@ -204,10 +204,10 @@ void request_router::serve(const std::shared_ptr<http_conn>& c, request& req, co
       return;
     default: // DELETE
       if (auto s = find(c, h.session_id, true, who)) {
-        auto h = s->headers();
+        auto answer_headers = s->headers();
         s->end();
         srv_.forget(s->id());
-        c->respond(200, {}, h, nullptr);
+        c->respond(200, {}, answer_headers, nullptr);
       }
       return;
   }
