@@ -1,20 +1,11 @@
 // RFC 7235 / RFC 6750: `Bearer k="v", k2=v2`. Quoted values may escape
 // with a backslash; unknown parameters are skipped.
-#include <cctype>
-
 #include "cafmcp/client_auth.hpp"
+
+#include "foundation/ascii_case.hpp"
 
 namespace cafmcp {
 namespace {
-
-bool iequal(std::string_view a, std::string_view b) {
-  if (a.size() != b.size())
-    return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
 
 void skip_space(std::string_view& s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == ','))
@@ -27,7 +18,7 @@ auth_challenge parse_bearer_challenge(std::string_view h) {
   auth_challenge c;
   skip_space(h);
   auto scheme_end = h.find(' ');
-  if (!iequal(h.substr(0, scheme_end == std::string_view::npos ? h.size() : scheme_end), "Bearer"))
+  if (!ascii_iequals(h.substr(0, scheme_end == std::string_view::npos ? h.size() : scheme_end), "Bearer"))
     return c;
   h.remove_prefix(scheme_end == std::string_view::npos ? h.size() : scheme_end);
   while (true) {
@@ -57,11 +48,11 @@ auth_challenge parse_bearer_challenge(std::string_view h) {
       value = std::string(h.substr(0, end));
       h.remove_prefix(end == std::string_view::npos ? h.size() : end);
     }
-    if (iequal(key, "error"))
+    if (ascii_iequals(key, "error"))
       c.error = value;
-    else if (iequal(key, "scope"))
+    else if (ascii_iequals(key, "scope"))
       c.scope = value;
-    else if (iequal(key, "resource_metadata"))
+    else if (ascii_iequals(key, "resource_metadata"))
       c.resource_metadata = value;
   }
 }

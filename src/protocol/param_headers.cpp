@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "foundation/ascii_case.hpp"
 #include "foundation/base64.hpp"
 
 namespace cafmcp::protocol {
@@ -11,7 +12,7 @@ namespace {
 
 std::string lower(std::string s) {
   for (auto& ch : s)
-    ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    ch = ascii_lower(ch);
   return s;
 }
 
