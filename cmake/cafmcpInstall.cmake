@@ -87,6 +87,7 @@ endfunction()
 
 cafmcp_pkg_config(cafmcp-foundation "cafmcp's JSON-RPC and descriptor layer (what the others share)"
   REQUIRES nlohmann_json
+  REQUIRES_PRIVATE simdjson
   LIBS -lcafmcp_foundation)
 cafmcp_pkg_config(cafmcp-server "cafmcp: MCP servers (stdio, in-process), cafmcp::server"
   REQUIRES cafmcp-foundation

@@ -4,6 +4,8 @@
 #include <climits>
 #include <cstdint>
 
+#include "foundation/json_parse.hpp"
+
 namespace cafmcp::jsonrpc {
 namespace {
 
@@ -100,7 +102,7 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
     return failure(code::invalid_request, "nesting deeper than " + std::to_string(lim.max_depth));
   json doc;
   try {
-    doc = json::parse(text);
+    doc = parse_json(text);
   } catch (const json::parse_error& e) {
     // The byte offset is what a client author needs to find the mistake.
     return failure(code::parse_error, "Parse error: not valid JSON (at byte " + std::to_string(e.byte) + ")");
