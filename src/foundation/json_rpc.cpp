@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "foundation/json_parse.hpp"
+#include "foundation/json_write.hpp"
 
 namespace cafmcp::jsonrpc {
 namespace {
@@ -243,17 +244,13 @@ std::string serialize(const message& msg) {
     msg));
 }
 
-std::string wire_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string wire_text(const json& j) {
+  std::string out;
+  append_json(out, j);
+  return out;
+}
 
 namespace {
-
-// wire_text(j), written at the end of `out`: what json::dump() does, without
-// the string of its own that would then be copied (and grown twice).
-void append_wire_text(std::string& out, const json& j) {
-  nlohmann::detail::serializer<json> writer(nlohmann::detail::output_adapter<char>(out), ' ',
-                                            json::error_handler_t::replace);
-  writer.dump(j, false, false, 0);
-}
 
 // Room for an envelope and a small payload in one allocation (a tools/call
 // answer was 8: each append grew the string); a larger payload grows it
@@ -269,7 +266,7 @@ void append_id(std::string& out, const std::optional<request_id>& id) {
   else if (auto* n = std::get_if<std::int64_t>(&*id))
     out += std::to_string(*n);
   else
-    append_wire_text(out, json(std::get<std::string>(*id)));
+    append_json_string(out, std::get<std::string>(*id));
 }
 
 } // namespace
@@ -288,7 +285,7 @@ std::string serialize_result(const request_id& id, const json& result) {
   if (result.is_null())
     out += "{}";
   else
-    append_wire_text(out, result);
+    append_json(out, result);
   out += '}';
   return out;
 }
@@ -303,10 +300,10 @@ std::string serialize_error(const std::optional<request_id>& id, const error& er
   out += std::to_string(err.code);
   if (err.data && !err.data->is_null()) {
     out += R"(,"data":)";
-    append_wire_text(out, *err.data);
+    append_json(out, *err.data);
   }
   out += R"(,"message":)";
-  append_wire_text(out, json(err.message));
+  append_json_string(out, err.message);
   out += R"(},"id":)";
   append_id(out, id);
   out += R"(,"jsonrpc":"2.0"})";
@@ -317,10 +314,10 @@ std::string serialize_notification(std::string_view method, const json* params) 
   std::string out;
   out.reserve(envelope_reserve);
   out += R"({"jsonrpc":"2.0","method":)";
-  append_wire_text(out, json(method));
+  append_json_string(out, method);
   if (params && !params->is_null()) {
     out += R"(,"params":)";
-    append_wire_text(out, *params);
+    append_json(out, *params);
   }
   out += '}';
   return out;

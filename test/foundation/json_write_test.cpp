@@ -1,0 +1,56 @@
+// append_json writes what nlohmann's dump(-1, ' ', false, replace) writes,
+// byte for byte, for every kind of value and every kind of string.
+#include "foundation/json_write.hpp"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace cafmcp {
+namespace {
+
+std::string nlohmann_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::string written(const json& j) {
+  std::string out = "[before]";
+  append_json(out, j);
+  EXPECT_EQ(out.substr(0, 8), "[before]");
+  return out.substr(8);
+}
+
+TEST(JsonWrite, WritesEveryKindOfValueAsNlohmannDoes) {
+  json values = json::parse(R"([{}, [], {"b":[1,{"c":null}],"a":true}, "", false, 0, -1, 18446744073709551615,
+    -9223372036854775808, 0.1, -0.0, 1e100, 1.5e-7, 3.0, [[[]]]])");
+  for (const auto& v : values)
+    EXPECT_EQ(written(v), nlohmann_text(v)) << nlohmann_text(v);
+  EXPECT_EQ(written(values), nlohmann_text(values));
+  json binary = json::binary({1, 2, 3}, 7);
+  EXPECT_EQ(written(binary), nlohmann_text(binary));
+}
+
+TEST(JsonWrite, EscapesAsNlohmannDoes) {
+  std::string every_ascii;
+  for (int c = 0; c < 0x80; ++c)
+    every_ascii += static_cast<char>(c);
+  EXPECT_EQ(written(json(every_ascii)), nlohmann_text(json(every_ascii)));
+  EXPECT_EQ(written(json("tab\there \"q\" \\ \x01 \x1f \x7f /")), R"("tab\there \"q\" \\ \u0001 \u001f )"
+                                                                   "\x7f"
+                                                                   R"( /")");
+}
+
+TEST(JsonWrite, CopiesValidUtf8AndReplacesInvalidAsNlohmannDoes) {
+  for (std::string s : {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf", // valid, up to U+10FFFF
+                        "cut \xc3", "cut \xe2\x82", "overlong \xc0\xaf \xe0\x80\xaf", "surrogate \xed\xa0\x80",
+                        "past U+10FFFF \xf4\x90\x80\x80", "stray \x80\xbf tail", "\xff\xfe", "\xf5\x80\x80\x80"}) {
+    EXPECT_EQ(written(json(s)), nlohmann_text(json(s))) << s;
+    json keyed = {{s, s}};
+    EXPECT_EQ(written(keyed), nlohmann_text(keyed)) << s;
+    std::string out;
+    append_json_string(out, s);
+    EXPECT_EQ(out, nlohmann_text(json(s))) << s;
+  }
+  EXPECT_EQ(written(json("cut \xc3")), "\"cut \xef\xbf\xbd\""); // U+FFFD for the bad byte
+}
+
+} // namespace
+} // namespace cafmcp
