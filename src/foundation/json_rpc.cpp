@@ -1,5 +1,6 @@
 #include "cafmcp/json_rpc.hpp"
 
+#include <array>
 #include <charconv>
 #include <climits>
 #include <cstdint>
@@ -15,34 +16,39 @@ parse_failure failure(int code, std::string message, std::optional<request_id> i
 }
 
 // Depth is measured on the raw text, iteratively, before nlohmann parses
-// (its recursive parser would overflow the stack on hostile input).
+// (its recursive parser would overflow the stack on hostile input). Every
+// message passes here: most bytes are none of the six that matter, and a
+// table lets the loop pass them with one test each.
+enum class depth_byte : unsigned char { plain, quote, backslash, open, close };
+constexpr std::array<depth_byte, 256> depth_bytes = [] {
+  std::array<depth_byte, 256> t{};
+  t['"'] = depth_byte::quote;
+  t['\\'] = depth_byte::backslash;
+  t['['] = t['{'] = depth_byte::open;
+  t[']'] = t['}'] = depth_byte::close;
+  return t;
+}();
+
 bool deeper_than(std::string_view text, std::size_t limit) {
   std::size_t depth = 0;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    auto kind = depth_bytes[static_cast<unsigned char>(text[i])];
+    if (kind == depth_byte::plain)
+      continue;
     if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
+      if (kind == depth_byte::backslash)
+        ++i; // the escaped byte, whatever it is
+      else if (kind == depth_byte::quote)
         in_string = false;
       continue;
     }
-    switch (c) {
-      case '"': in_string = true; break;
-      case '[':
-      case '{':
-        if (++depth > limit)
-          return true;
-        break;
-      case ']':
-      case '}':
-        if (depth > 0)
-          --depth;
-        break;
-      default: break;
-    }
+    if (kind == depth_byte::quote)
+      in_string = true;
+    else if (kind == depth_byte::open && ++depth > limit)
+      return true;
+    else if (kind == depth_byte::close && depth > 0)
+      --depth;
   }
   return false;
 }
@@ -123,7 +129,8 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
   json *id_v = nullptr, *jsonrpc_v = nullptr, *method_v = nullptr, *params_v = nullptr, *result_v = nullptr,
        *error_v = nullptr;
   const std::string* unknown = nullptr; // the first, in the map's order
-  for (auto& [key, value] : doc.get_ref<json::object_t&>()) {
+  for (auto& [name, value] : doc.get_ref<json::object_t&>()) {
+    std::string_view key = name; // compared by length first, not by strcmp
     json** slot = key == "id"        ? &id_v
                   : key == "jsonrpc" ? &jsonrpc_v
                   : key == "method"  ? &method_v
@@ -134,7 +141,7 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
     if (slot)
       *slot = &value;
     else if (!unknown)
-      unknown = &key;
+      unknown = &name;
   }
 
   // The id, when readable, goes back in any error about this message.
