@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "fuzz_check.hpp"
+#include "fuzz_input.hpp"
 
 namespace {
 
@@ -59,15 +60,7 @@ outcome run(Parse parse) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  // nlohmann's parser recurses; deeper text is refused before it by its
-  // callers (jsonrpc::parse), and would only find the stack's end here.
-  std::size_t depth = 0, deepest = 0;
-  for (char c : text)
-    if (c == '[' || c == '{')
-      deepest = std::max(deepest, ++depth);
-    else if ((c == ']' || c == '}') && depth > 0)
-      --depth;
-  if (deepest > 64)
+  if (cafmcp::fuzz::bracket_depth(text) > 64)
     return 0;
 
   auto fast = run([&] { return cafmcp::parse_json(text); });

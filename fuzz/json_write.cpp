@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "fuzz_check.hpp"
+#include "fuzz_input.hpp"
 
 namespace {
 
@@ -33,13 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(out == json(raw).dump(-1, ' ', false, json::error_handler_t::replace));
 
   // nlohmann's parser recurses, and so do both writers.
-  std::size_t depth = 0, deepest = 0;
-  for (char c : text)
-    if (c == '[' || c == '{')
-      deepest = std::max(deepest, ++depth);
-    else if ((c == ']' || c == '}') && depth > 0)
-      --depth;
-  if (deepest <= 64) {
+  if (cafmcp::fuzz::bracket_depth(text) <= 64) {
     auto parsed = json::parse(text, nullptr, false);
     if (!parsed.is_discarded())
       writes_as_nlohmann(parsed);
