@@ -10,24 +10,32 @@ std::size_t cost_of(const event_store::event& e) { return size_of(e.data) + size
 
 } // namespace
 
+// The first listing is the oldest event of all once it is current: every
+// other listing is no later than its history's oldest event. A stale one
+// is brought up to date when it comes first, then looked at again.
 void history_budget::enforce() {
   while (bytes_ > max_bytes_ && !fronts_.empty()) {
-    fronts_.begin()->second->discard_oldest();
-    ++discarded_;
+    auto first = fronts_.begin();
+    auto* history = first->second;
+    if (history->events_.empty()) {
+      fronts_.erase(first);
+      history->listed_as_ = 0;
+    } else if (auto oldest = history->events_.front().order; first->first != oldest) {
+      auto node = fronts_.extract(first);
+      node.value().first = history->listed_as_ = oldest;
+      fronts_.insert(std::move(node));
+    } else {
+      history->discard_oldest();
+      ++discarded_;
+    }
   }
 }
 
 void event_store::discard_oldest() {
   auto& oldest = events_.front();
   bytes_ -= size_of(oldest.data);
-  if (budget_) {
-    budget_->bytes_ -= cost_of(oldest);
-    auto node = budget_->fronts_.extract({oldest.order, this});
-    if (events_.size() > 1) { // the next one is this history's oldest now
-      node.value().first = events_[1].order;
-      budget_->fronts_.insert(std::move(node));
-    }
-  }
+  if (budget_)
+    budget_->bytes_ -= cost_of(oldest); // its listing goes stale, and stays
   events_.pop_front();
 }
 
@@ -40,6 +48,10 @@ void event_store::trim(clock::time_point now) {
 void event_store::clear() {
   while (!events_.empty())
     discard_oldest();
+  if (budget_ && listed_as_) { // the budget must not keep the address of a history gone
+    budget_->fronts_.erase({listed_as_, this});
+    listed_as_ = 0;
+  }
 }
 
 std::uint64_t event_store::append(frame data, clock::time_point now, stream_mark mark) {
@@ -48,8 +60,8 @@ std::uint64_t event_store::append(frame data, clock::time_point now, stream_mark
   events_.push_back({seq, std::move(data), now, mark, budget_ ? budget_->next_order() : 0});
   if (budget_) {
     budget_->bytes_ += cost_of(events_.back());
-    if (events_.size() == 1)
-      budget_->fronts_.emplace(events_.back().order, this);
+    if (!listed_as_) // a listing kept from before is no later than this event: still true
+      budget_->fronts_.emplace(listed_as_ = events_.back().order, this);
   }
   trim(now);
   if (budget_)

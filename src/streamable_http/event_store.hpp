@@ -83,6 +83,7 @@ private:
   std::deque<event> events_;
   std::size_t bytes_ = 0;
   std::uint64_t next_ = 1;
+  std::uint64_t listed_as_ = 0; // the order the budget lists this history under; 0: not listed
 };
 
 } // namespace cafmcp::http

@@ -7,9 +7,14 @@
 // asking for it gets 410, as for any other discarded event. Only that
 // loop's thread touches it.
 //
-// Cost: each history's oldest event sits in an ordered set, so an append
-// that discards (the steady state of a full history) moves one set node,
-// O(log histories), without allocating; enforcing drops one event per step.
+// Cost: each non-empty history is listed once in an ordered set, under an
+// order no later than its oldest event's. A history discarding its own
+// oldest event (the steady state of a full one: every delivery) leaves its
+// listing as it is, so appends touch the set only when a history starts
+// listed; enforcing brings a stale first listing up to date (one node
+// moved, O(log histories), no allocation) before it drops the event it
+// names. Every delivery moved a node before: ~300 instructions, and at
+// 10,000 histories cache misses on a set that large.
 #include <cstddef>
 #include <cstdint>
 #include <set>
@@ -45,7 +50,7 @@ private:
   std::size_t bytes_ = 0;
   std::uint64_t next_order_ = 1;
   std::uint64_t discarded_ = 0;
-  std::set<front> fronts_; // the oldest event of each non-empty history
+  std::set<front> fronts_; // each non-empty history, by an order no later than its oldest event's
 };
 
 } // namespace cafmcp::http

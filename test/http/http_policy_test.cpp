@@ -1,4 +1,9 @@
 // Which requests reach MCP at all, without a socket.
+#include <deque>
+#include <memory>
+#include <random>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "streamable_http/auth_challenge.hpp"
@@ -237,6 +242,69 @@ TEST(EventStore, HistoriesSharingABudgetLoseTheOldestEventOfAnyFirst) {
   c.clear();
   EXPECT_EQ(budget->bytes(), 0u);
   EXPECT_FALSE(c.after(0));
+}
+
+// Histories sharing a budget against a model of what they must keep: each
+// its newest events within its own count, and over the budget the oldest
+// event of any of them discarded first. Random appends, clears and
+// histories replaced, 8 histories, 4,000 steps, a fixed seed.
+TEST(EventStore, HistoriesSharingABudgetKeepWhatAModelKeeps) {
+  constexpr std::size_t histories = 8, frame_bytes = 4, budget_events = 12;
+  constexpr std::size_t cost = sizeof(event_store::event) + frame_bytes;
+  auto budget = std::make_shared<history_budget>(budget_events * cost);
+  auto frame = std::make_shared<const std::string>(frame_bytes, 'x');
+  std::mt19937 rng(2026);
+  std::vector<std::unique_ptr<event_store>> stores(histories);
+  std::vector<std::size_t> max_events(histories);
+  std::vector<std::deque<std::uint64_t>> model(histories); // the orders each must keep
+  std::uint64_t next_order = 1, discarded = 0, total = 0;
+  auto fresh = [&](std::size_t i) {
+    max_events[i] = 2 + rng() % 5;
+    stores[i] = std::make_unique<event_store>(max_events[i], std::chrono::seconds(3600), 1 << 20, budget);
+    total -= model[i].size();
+    model[i].clear();
+  };
+  for (std::size_t i = 0; i < histories; ++i)
+    fresh(i);
+  for (int step = 0; step < 4000; ++step) {
+    auto i = rng() % histories;
+    auto what = rng() % 100;
+    if (what < 3) {
+      fresh(i);
+    } else if (what < 6) {
+      stores[i]->clear();
+      total -= model[i].size();
+      model[i].clear();
+    } else {
+      stores[i]->append(frame);
+      model[i].push_back(next_order++);
+      ++total;
+      if (model[i].size() > max_events[i]) {
+        model[i].pop_front();
+        --total;
+      }
+      while (total > budget_events) {
+        std::size_t oldest = histories;
+        for (std::size_t h = 0; h < histories; ++h)
+          if (!model[h].empty() && (oldest == histories || model[h].front() < model[oldest].front()))
+            oldest = h;
+        model[oldest].pop_front();
+        --total;
+        ++discarded;
+      }
+    }
+    for (std::size_t h = 0; h < histories; ++h) {
+      std::vector<std::uint64_t> kept;
+      for (auto& e : stores[h]->kept_after(0))
+        kept.push_back(e.order);
+      ASSERT_EQ(kept, std::vector<std::uint64_t>(model[h].begin(), model[h].end())) << "step " << step;
+    }
+    ASSERT_EQ(budget->bytes(), total * cost) << "step " << step;
+    ASSERT_EQ(budget->discarded(), discarded) << "step " << step;
+  }
+  EXPECT_GT(discarded, 500u); // the budget, not only each history's count, did the discarding
+  stores.clear();
+  EXPECT_EQ(budget->bytes(), 0u);
 }
 
 TEST(EventIds, EncodeTheirStream) {
