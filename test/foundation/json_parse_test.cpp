@@ -43,6 +43,12 @@ TEST(JsonParse, TypesIntegersAsNlohmannDoes) {
   EXPECT_FALSE(parse_json("-0").is_number_unsigned());
   EXPECT_FALSE(parse_json(R"({"a":[1,-0]})")["a"][1].is_number_unsigned());
   EXPECT_TRUE(parse_json(R"({"a":[1,-0]})")["a"][0].is_number_unsigned());
+  for (std::string_view spaced : {"{\"a\": -0}", "{\"a\":\n-0}", "[1,\t-0]", "[-0 ]", " -0"})
+    EXPECT_FALSE(parse_json(spaced).is_structured() ? parse_json(spaced).back().is_number_unsigned()
+                                                     : parse_json(spaced).is_number_unsigned())
+      << spaced;
+  EXPECT_FALSE(parse_json(R"({"a":[2,-0],"id":"4f1c-0a9e"})")["a"][1].is_number_unsigned());
+  EXPECT_EQ(parse_json(R"({"id":"4f1c-0a9e","n":0})")["id"], "4f1c-0a9e");
   EXPECT_TRUE(parse_json("-0.0").is_number_float());
   EXPECT_TRUE(parse_json("18446744073709551615").is_number_unsigned());
   EXPECT_TRUE(parse_json("18446744073709551616").is_number_float());
