@@ -15,8 +15,10 @@ parse_failure failure(int code, std::string message, std::optional<request_id> i
   return {error{code, std::move(message), std::nullopt}, std::move(id)};
 }
 
-// Depth is measured on the raw text, iteratively, before nlohmann parses
-// (its recursive parser would overflow the stack on hostile input). Every
+// Depth is measured on the raw text, iteratively, before it is parsed
+// (nlohmann's recursive parser, which parse_json falls back to, and the
+// recursive step from simdjson's tape would overflow the stack on hostile
+// input). Every
 // message passes here: most bytes are none of the six that matter, and a
 // table lets the loop pass them with one test each.
 enum class depth_byte : unsigned char { plain, quote, backslash, open, close };
