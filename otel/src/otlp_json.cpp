@@ -56,8 +56,10 @@ void append_int(std::string& out, Int n) {
 // The decimal digits of n, written backwards ending at `end`, two at a
 // time; returns where they begin.
 char* write_decimal_backwards(char* end, std::uint64_t n) {
-  static constexpr char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+  static constexpr char pairs[] = "0001020304050607080910111213141516171819"
+                                  "2021222324252627282930313233343536373839"
+                                  "4041424344454647484950515253545556575859"
+                                  "6061626364656667686970717273747576777879"
                                   "8081828384858687888990919293949596979899";
   while (n >= 100) {
     end -= 2;

@@ -1,9 +1,9 @@
 #include "foundation/json_parse.hpp"
 
-#include <simdjson.h>
-
 #include <cstdint>
 #include <string>
+
+#include <simdjson.h>
 
 namespace cafmcp {
 namespace {

@@ -30,7 +30,9 @@ constexpr std::array<bool, 256> needs_a_look = [] {
 // overlong forms, no surrogates, nothing past U+10FFFF), or 0. These are
 // the sequences nlohmann's serializer copies unchanged.
 std::size_t utf8_sequence(std::string_view s, std::size_t i) {
-  auto byte = [&](std::size_t k) -> unsigned { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
+  auto byte = [&](std::size_t k) -> unsigned {
+    return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0;
+  };
   auto tail = [&](std::size_t k) { return (byte(k) & 0xC0) == 0x80; };
   unsigned c = byte(0);
   if (c >= 0xC2 && c <= 0xDF)

@@ -1,10 +1,10 @@
 // parse_json(text) is json::parse(text): the same value with the same
 // types, and the same exceptions, whichever parser read the text.
-#include "foundation/json_parse.hpp"
-
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "foundation/json_parse.hpp"
 
 namespace cafmcp {
 namespace {
@@ -24,8 +24,9 @@ TEST(JsonParse, ReadsWhatNlohmannReads) {
   for (std::string_view text :
        {R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{}}})",
         R"([1, -1, 0.5, -0.5, -0e3, 1e-400, 9223372036854775808, -9223372036854775808, true, false, null])",
-        R"({"k":"h\u00e9llo \ud83d\ude00 \"\\\/\b\f\n\r\t","\u0000":""})", "  \"just a string\"  ", "[[[[]]]]",
-        "\xef\xbb\xbf{\"after a byte order mark\":1}", "18446744073709551616", "-9223372036854775809"}) {
+        R"({"k":"h\u00e9llo \ud83d\ude00 \"\\\/\b\f\n\r\t","\u0000":""})", "  \"just a string\"  ",
+        "[[[[]]]]", "\xef\xbb\xbf{\"after a byte order mark\":1}", "18446744073709551616",
+        "-9223372036854775809"}) {
     auto fast = parse_json(text);
     EXPECT_EQ(fast, json::parse(text)) << text;
     EXPECT_EQ(fast.dump(), json::parse(text).dump()) << text;
@@ -45,7 +46,7 @@ TEST(JsonParse, TypesIntegersAsNlohmannDoes) {
   EXPECT_TRUE(parse_json(R"({"a":[1,-0]})")["a"][0].is_number_unsigned());
   for (std::string_view spaced : {"{\"a\": -0}", "{\"a\":\n-0}", "[1,\t-0]", "[-0 ]", " -0"})
     EXPECT_FALSE(parse_json(spaced).is_structured() ? parse_json(spaced).back().is_number_unsigned()
-                                                     : parse_json(spaced).is_number_unsigned())
+                                                    : parse_json(spaced).is_number_unsigned())
       << spaced;
   EXPECT_FALSE(parse_json(R"({"a":[2,-0],"id":"4f1c-0a9e"})")["a"][1].is_number_unsigned());
   EXPECT_EQ(parse_json(R"({"id":"4f1c-0a9e","n":0})")["id"], "4f1c-0a9e");
@@ -60,8 +61,8 @@ TEST(JsonParse, KeepsARepeatedKeysLastValue) {
 }
 
 TEST(JsonParse, ThrowsWhatNlohmannThrows) {
-  for (std::string_view text : {"", "{", "[1,]", "{\"a\":1} x", "\"\\ud800\"", "\"a\x01\"", "\"\xff\"", "1e400",
-                                "nul", "{\"a\" 1}", "[1 2]"})
+  for (std::string_view text : {"", "{", "[1,]", "{\"a\":1} x", "\"\\ud800\"", "\"a\x01\"", "\"\xff\"",
+                                "1e400", "nul", "{\"a\" 1}", "[1 2]"})
     EXPECT_EQ(thrown_by(text, parse_json), thrown_by(text, reference)) << text;
   EXPECT_NE(thrown_by("[1,]", parse_json), "nothing");
 }

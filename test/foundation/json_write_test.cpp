@@ -1,10 +1,10 @@
 // append_json writes what nlohmann's dump(-1, ' ', false, replace) writes,
 // byte for byte, for every kind of value and every kind of string.
-#include "foundation/json_write.hpp"
-
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "foundation/json_write.hpp"
 
 namespace cafmcp {
 namespace {
@@ -34,14 +34,15 @@ TEST(JsonWrite, EscapesAsNlohmannDoes) {
     every_ascii += static_cast<char>(c);
   EXPECT_EQ(written(json(every_ascii)), nlohmann_text(json(every_ascii)));
   EXPECT_EQ(written(json("tab\there \"q\" \\ \x01 \x1f \x7f /")), R"("tab\there \"q\" \\ \u0001 \u001f )"
-                                                                   "\x7f"
-                                                                   R"( /")");
+                                                                  "\x7f"
+                                                                  R"( /")");
 }
 
 TEST(JsonWrite, CopiesValidUtf8AndReplacesInvalidAsNlohmannDoes) {
-  for (std::string s : {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf", // valid, up to U+10FFFF
-                        "cut \xc3", "cut \xe2\x82", "overlong \xc0\xaf \xe0\x80\xaf", "surrogate \xed\xa0\x80",
-                        "past U+10FFFF \xf4\x90\x80\x80", "stray \x80\xbf tail", "\xff\xfe", "\xf5\x80\x80\x80"}) {
+  for (std::string s :
+       {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf", // valid, up to U+10FFFF
+        "cut \xc3", "cut \xe2\x82", "overlong \xc0\xaf \xe0\x80\xaf", "surrogate \xed\xa0\x80",
+        "past U+10FFFF \xf4\x90\x80\x80", "stray \x80\xbf tail", "\xff\xfe", "\xf5\x80\x80\x80"}) {
     EXPECT_EQ(written(json(s)), nlohmann_text(json(s))) << s;
     json keyed = {{s, s}};
     EXPECT_EQ(written(keyed), nlohmann_text(keyed)) << s;
