@@ -50,11 +50,7 @@ std::shared_ptr<connection> server::impl::start_session(std::shared_ptr<outbound
                                                         bool named,
                                                         std::optional<protocol::session_record> adopted) {
   auto handle = system->spawn(actors::session_behavior, rt, std::move(out), id, named, std::move(adopted));
-  {
-    std::lock_guard<std::mutex> guard(sessions_mtx);
-    std::erase_if(sessions, [](const caf::weak_actor_ptr& w) { return !w.lock(); });
-    sessions.push_back(caf::actor_cast<caf::weak_actor_ptr>(handle));
-  }
+  sessions->add(caf::actor_cast<caf::actor>(handle));
   return std::make_shared<session_connection>(std::move(handle), std::move(id));
 }
 

