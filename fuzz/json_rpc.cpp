@@ -2,7 +2,8 @@
 // text, parse() returns a message or a failure, never throws. A message
 // serializes to one line that parses back to the same message and
 // serializes to the same line again; a failure's error response is itself a
-// well-formed JSON-RPC error that names the same id.
+// well-formed JSON-RPC error that names the same id. answer_error_code()
+// reads every answer serialized here as a parse of it does.
 #include "cafmcp/json_rpc.hpp"
 
 #include <cstddef>
@@ -59,6 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(err != nullptr);
     FUZZ_CHECK(err->id == bad->id);
     FUZZ_CHECK(err->err.code == bad->err.code);
+    FUZZ_CHECK(jsonrpc::answer_error_code(answer) == bad->err.code);
     return 0;
   }
 
@@ -70,6 +72,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(msg2 != nullptr);
   FUZZ_CHECK(same(msg, *msg2));
   FUZZ_CHECK(jsonrpc::serialize(*msg2) == line);
+  if (auto* e = std::get_if<jsonrpc::error_response>(&msg))
+    FUZZ_CHECK(jsonrpc::answer_error_code(line) == e->err.code);
+  else if (std::holds_alternative<jsonrpc::response>(msg))
+    FUZZ_CHECK(!jsonrpc::answer_error_code(line));
 
   // Request ids survive the map-key form the session and HTTP use.
   const jsonrpc::request_id* id = nullptr;

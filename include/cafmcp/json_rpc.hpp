@@ -116,4 +116,12 @@ std::string serialize_result(const request_id& id, const json& result);
 std::string serialize_error(const std::optional<request_id>& id, const error& err);
 std::string serialize_notification(std::string_view method, const json* params);
 
+/// The `error.code` of an answer, std::nullopt for a result (or an error
+/// without an integer code). An answer that serialize(), serialize_result(),
+/// serialize_error() or wire_text() wrote has its members in key order, so
+/// it begins `{"error":{"code":` or `{"id":`: that is read from its first
+/// bytes, without parsing the rest (an answer of a megabyte costs what one
+/// of ninety bytes does). Any other text is parsed.
+std::optional<int> answer_error_code(std::string_view answer);
+
 } // namespace cafmcp::jsonrpc

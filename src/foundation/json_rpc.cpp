@@ -332,4 +332,34 @@ std::string serialize_notification(std::string_view method, const json* params) 
   return out;
 }
 
+std::optional<int> answer_error_code(std::string_view answer) {
+  // The heads serialize_result() and serialize_error() write (and wire_text()
+  // of result_message()/error_message(): nlohmann's objects keep key order,
+  // "error" < "id" < "jsonrpc" < "result").
+  constexpr std::string_view result_head = R"({"id":)";
+  constexpr std::string_view error_head = R"({"error":{"code":)";
+  if (answer.starts_with(result_head))
+    return std::nullopt;
+  if (answer.starts_with(error_head)) {
+    const char* end = answer.data() + answer.size();
+    int code = 0;
+    auto [p, ec] = std::from_chars(answer.data() + error_head.size(), end, code);
+    if (ec == std::errc() && p != end && (*p == ',' || *p == '}'))
+      return code;
+  }
+  auto j = json::parse(answer, nullptr, false);
+  if (!j.is_object())
+    return std::nullopt;
+  auto e = j.find("error");
+  if (e == j.end() || !e->is_object())
+    return std::nullopt;
+  auto c = e->find("code");
+  if (c == e->end() || !c->is_number_integer())
+    return std::nullopt;
+  auto v = c->get<std::int64_t>();
+  if (v < INT_MIN || v > INT_MAX)
+    return std::nullopt;
+  return static_cast<int>(v);
+}
+
 } // namespace cafmcp::jsonrpc

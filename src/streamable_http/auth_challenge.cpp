@@ -61,8 +61,8 @@ std::optional<std::string_view> bearer_token_of(std::optional<std::string_view> 
 }
 
 std::optional<std::vector<std::string>> insufficient_scopes_in(std::string_view answer) {
-  if (answer.find("-32030") == std::string_view::npos) // most answers stop here, unparsed
-    return std::nullopt;
+  if (jsonrpc::answer_error_code(answer) != jsonrpc::code::insufficient_scope)
+    return std::nullopt; // every other answer stops here, unparsed
   auto reply = json::parse(answer, nullptr, false);
   if (!reply.is_object() || !reply.contains("error") || !reply["error"].is_object())
     return std::nullopt;

@@ -8,7 +8,6 @@
 
 #include "foundation/ascii_case.hpp"
 #include "foundation/base64.hpp"
-#include "foundation/json_member.hpp"
 
 namespace cafmcp::http {
 namespace {
@@ -187,11 +186,10 @@ std::optional<rejection> check_mirrored_headers(const mirrored_headers& h, const
 }
 
 int stateless_answer_status(std::string_view answer) {
-  auto reply = json::parse(answer, nullptr, false);
-  if (reply.is_discarded() || !reply.contains("error") || !reply["error"].is_object())
+  auto code = jsonrpc::answer_error_code(answer); // not parsed: the answer can be large
+  if (!code)
     return 200;
-  auto code = member_or(reply["error"], "code", 0);
-  switch (code) {
+  switch (*code) {
     case jsonrpc::code::method_not_found: return 404;
     case jsonrpc::code::invalid_request:
     case jsonrpc::code::invalid_params:

@@ -1,5 +1,6 @@
 // JSON-RPC 2.0 as cafmcp parses and writes it: strict, bounded, and never
 // emitting what MCP clients reject.
+#include <climits>
 #include <cstdint>
 
 #include <gtest/gtest.h>
@@ -321,6 +322,45 @@ TEST(JsonRpc, KeysComeBackAsTheIdsTheyWereMadeFromAndNothingElseIsOne) {
     EXPECT_EQ(from_key(to_key(id)), id) << to_key(id);
   for (std::string_view other : {"007", "1.5", "-", "", "abc", "99999999999999999999", "\"open", "[1]"})
     EXPECT_FALSE(from_key(other)) << other;
+}
+
+// answer_error_code reads cafmcp's own answers from their first bytes and
+// agrees with a full parse on every one of them.
+TEST(JsonRpc, AnswerErrorCodeAgreesWithAParseOnEveryAnswerCafmcpWrites) {
+  auto parsed = [](const std::string& text) -> std::optional<int> {
+    auto j = json::parse(text);
+    if (!j.contains("error"))
+      return std::nullopt;
+    return j["error"]["code"].get<int>();
+  };
+  std::vector<request_id> ids = {request_id{0}, request_id{-7}, request_id{std::string("error")},
+                                 request_id{std::string(R"({"error":{"code":-32030})")}};
+  std::vector<std::string> texts;
+  for (auto& id : ids) {
+    texts.push_back(serialize_result(id, json{{"content", R"({"error":{"code":-32030}})"}}));
+    texts.push_back(serialize_result(id, nullptr));
+    texts.push_back(wire_text(result_message(to_json(id), json{{"error", 1}})));
+    for (int code : {-32601, -32030, 0, 42, INT_MIN, INT_MAX}) {
+      texts.push_back(serialize_error(id, error{code, "m", std::nullopt}));
+      texts.push_back(serialize_error(std::nullopt, error{code, "m", json{{"requiredScopes", {"a"}}}}));
+      texts.push_back(wire_text(error_message(to_json(id), code, "m", json{{"x", 1}})));
+      texts.push_back(serialize(message{error_response{id, error{code, "m", std::nullopt}}}));
+    }
+  }
+  for (auto& t : texts)
+    EXPECT_EQ(answer_error_code(t), parsed(t)) << t;
+}
+
+TEST(JsonRpc, AnswerErrorCodeParsesTextInAnyOtherOrder) {
+  EXPECT_EQ(answer_error_code(R"({"jsonrpc":"2.0","id":1,"error":{"message":"m","code":-32601}})"), -32601);
+  EXPECT_EQ(answer_error_code(R"({"jsonrpc":"2.0","id":1,"result":{}})"), std::nullopt);
+  EXPECT_EQ(answer_error_code(R"({"error":{"code":1.5,"message":"m"}})"), std::nullopt);
+  EXPECT_EQ(answer_error_code(R"({"error":{"code":99999999999,"message":"m"}})"), std::nullopt);
+  EXPECT_EQ(answer_error_code(R"({"error":"-32601"})"), std::nullopt);
+  EXPECT_EQ(answer_error_code("not json"), std::nullopt);
+  EXPECT_EQ(answer_error_code(""), std::nullopt);
+  // Our own layout is read from its head alone: the rest is not looked at.
+  EXPECT_EQ(answer_error_code(R"({"error":{"code":-32602,)" + std::string(1 << 20, 'x')), -32602);
 }
 
 } // namespace
