@@ -14,6 +14,7 @@
 #include "mutator.hpp"
 #include "support.hpp"
 #include "transport/stdio.hpp"
+#include "where_tool.hpp"
 
 namespace cafmcp::test {
 namespace {
@@ -307,16 +308,7 @@ TEST(Stdio, EofDrainEndsAtTheDrainTimeout) {
 // thread, never on the reader.
 int quick_calls_on_the_reader(bool actors_on_reader, int calls) {
   server srv(all_on());
-  tool where;
-  where.name = "where";
-  where.description = "names the thread it runs on";
-  where.quick = true;
-  where.handler = [](const json&, request_context&) {
-    char name[16] = {};
-    pthread_getname_np(pthread_self(), name, sizeof name);
-    return tool_result::text(name);
-  };
-  EXPECT_TRUE(applied(srv.add_tool(std::move(where))));
+  EXPECT_TRUE(applied(srv.add_tool(where_tool())));
   stdio_options options;
   options.actors_on_reader = actors_on_reader;
   served_stdio io(srv, options);

@@ -6,9 +6,8 @@
 #include <string>
 #include <vector>
 
-#include <pthread.h>
-
 #include "http_fixture.hpp"
+#include "where_tool.hpp"
 
 namespace cafmcp::test {
 namespace {
@@ -142,16 +141,7 @@ protected:
   }
   void SetUp() override {
     HttpTest::SetUp();
-    tool t;
-    t.name = "where";
-    t.description = "names the thread it runs on";
-    t.quick = true;
-    t.handler = [](const json&, request_context&) {
-      char name[16] = {};
-      pthread_getname_np(pthread_self(), name, sizeof name);
-      return tool_result::text(name);
-    };
-    srv->add_tool(std::move(t)).get();
+    srv->add_tool(where_tool()).get();
   }
   // How many of `calls` calls ran on `session`'s loop; every other one ran
   // off every loop.
