@@ -140,20 +140,20 @@ void request_router::handle(const std::shared_ptr<http_conn>& c, request req) {
   if (auto no = metrics ? policy_.check_caller(facts) : policy_.check(facts))
     return answer_error(*c, no->status, no->message, std::nullopt);
   if (verifications_)
-    return authenticate(c, std::move(req));
-  serve(c, req, nullptr);
+    return authenticate(c, std::move(req), h);
+  serve(c, req, h, nullptr);
 }
 
 // Every request is authenticated on its own (a session id is never a
 // credential); a token seen before on this loop and not yet expired costs a
 // lookup, a new one a trip to the verification threads and back.
-void request_router::authenticate(const std::shared_ptr<http_conn>& c, request req) {
-  auto token = bearer_token_of(headers_of(req).authorization);
+void request_router::authenticate(const std::shared_ptr<http_conn>& c, request req, const known_headers& h) {
+  auto token = bearer_token_of(h.authorization);
   if (!token)
     return answer_error(*c, 401, "Unauthorized: a bearer token is required", std::nullopt, auth_.challenge(""));
   auto now = std::chrono::steady_clock::now();
   if (auto who = verdicts_.find(*token, now))
-    return serve(c, req, who);
+    return serve(c, req, h, who);
   auto held = std::make_shared<request>(std::move(req));
   std::string text(*token);
   bool queued = verifications_->submit(text, [this, c, held, text](auth::verdict v) mutable {
@@ -162,7 +162,7 @@ void request_router::authenticate(const std::shared_ptr<http_conn>& c, request r
       if (v.kind != auth::verdict::valid)
         return refuse_token(c, v);
       verdicts_.keep(std::move(text), v.who, std::chrono::steady_clock::now());
-      serve(c, *held, v.who);
+      serve(c, *held, headers_of(*held), v.who); // read again: views into the request that was moved
     });
   });
   if (!queued)
@@ -176,10 +176,10 @@ void request_router::refuse_token(const std::shared_ptr<http_conn>& c, const aut
                auth_.challenge("invalid_token", v.reason));
 }
 
-void request_router::serve(const std::shared_ptr<http_conn>& c, request& req, const caller_ptr& who) {
+void request_router::serve(const std::shared_ptr<http_conn>& c, request& req, const known_headers& h,
+                           const caller_ptr& who) {
   if (!c->open())
     return; // the client left while its token was verified
-  auto h = headers_of(req);
   auto facts = facts_of(req, h);
   if (who && !auth_.required_scopes().empty() && !who->has_scopes(auth_.required_scopes()))
     return answer_error(*c, 403, "Forbidden: the token lacks a scope every request needs", std::nullopt,
