@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "cafmcp/json.hpp"
+#include "cafmcp/json_rpc.hpp"
 
 #include "streamable_http/error_response.hpp"
 #include "streamable_http/request_policy.hpp"
@@ -150,8 +150,7 @@ void http_session::answer_json(pending& p, const frame& f) {
     return; // the client left before its answer: nothing to deliver it on
   if (p.initialize) {
     // A failed initialize creates no session.
-    auto reply = json::parse(*f, nullptr, false);
-    if (reply.is_discarded() || reply.contains("error")) {
+    if (jsonrpc::answer_error_code(*f)) {
       c->respond(200, "application/json", {}, f);
       end();
       return;
