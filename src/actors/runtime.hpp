@@ -11,6 +11,8 @@
 #include "actors/memory_task_store.hpp"
 #include "actors/notifier.hpp"
 #include "actors/server_metrics.hpp"
+#include "actors/server_watch.hpp"
+#include "actors/session_roster.hpp"
 #include "actors/task_service.hpp"
 #include "actors/worker_pool.hpp"
 #include "protocol/registry.hpp"
@@ -31,6 +33,11 @@ struct runtime {
   // Tasks (tool::tasks), kept in memory; the server sets how they run again.
   std::shared_ptr<task_service> tasks =
     std::make_shared<task_service>(system, options->tasks, std::make_unique<memory_task_store>());
+
+  // Every live session (shutdown tells each to exit), and what tells them
+  // that a server actor ended.
+  std::shared_ptr<session_roster> sessions = std::make_shared<session_roster>();
+  std::shared_ptr<server_watch> server_ends = std::make_shared<server_watch>(sessions);
 
   std::atomic<std::size_t> server_restarts{0};
   std::atomic<std::size_t> notifier_restarts{0};

@@ -50,7 +50,6 @@ std::shared_ptr<connection> server::impl::start_session(std::shared_ptr<outbound
                                                         bool named,
                                                         std::optional<protocol::session_record> adopted) {
   auto handle = system->spawn(actors::session_behavior, rt, std::move(out), id, named, std::move(adopted));
-  sessions->add(caf::actor_cast<caf::actor>(handle));
   return std::make_shared<session_connection>(std::move(handle), std::move(id));
 }
 

@@ -14,7 +14,6 @@
 #include "actors/runtime.hpp"
 #include "actors/post.hpp"
 #include "actors/worker.hpp"
-#include "actors/session_roster.hpp"
 #include "actors/supervisor.hpp"
 
 namespace cafmcp {
@@ -77,7 +76,7 @@ struct server::impl {
   ~impl() {
     if (rt->cluster) // its reader sends to actors: it stops before they do
       rt->cluster->stop();
-    sessions->for_each_live(
+    rt->sessions->for_each_live(
       [](const caf::strong_actor_ptr& s) { caf::anon_send_exit(s, caf::exit_reason::user_shutdown); });
     caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
     rt->tasks->stop(); // running task handlers see cancelled() and end: shutdown waits for them
@@ -112,7 +111,6 @@ struct server::impl {
   std::unique_ptr<caf::actor_system> system;
   std::shared_ptr<actors::runtime> rt;
   caf::actor supervisor;
-  std::shared_ptr<actors::session_roster> sessions = std::make_shared<actors::session_roster>();
 };
 
 } // namespace cafmcp

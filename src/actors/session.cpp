@@ -40,12 +40,6 @@ void close_session(self_ptr self) {
   st.calls.clear();
   st.asks.clear(); // their workers see a broken promise: "session ended"
   st.out->close();
-  // A monitor is an attachable on the server actor holding our address, a
-  // weak reference that keeps this actor's memory (CAF allocates actor and
-  // control block together) until the server actor dies: ~1.5 KB per ended
-  // session, for ever. It goes with us.
-  if (st.watched_server)
-    self->demonitor(st.watched_server);
   self->quit();
 }
 
@@ -214,12 +208,15 @@ void settle_call(self_ptr self, const std::string& key, protocol::outcome out) {
 
 session_actor handle_of(self_ptr self) { return caf::actor_cast<session_actor>(self); }
 
-// The server actor may have been restarted since we last looked.
+// The server actor may have been restarted since we last looked. Its end
+// reaches us as a down_msg from server_watch (not a monitor: see there);
+// one that ended before we looked, we tell ourselves.
 server_actor current_server(self_ptr self) {
   auto srv = self->state.rt->server();
   if (srv && srv.address() != self->state.watched_server) {
-    self->monitor(srv);
     self->state.watched_server = srv.address();
+    if (self->state.rt->server_ends->ended(srv.id()))
+      caf::anon_send(caf::actor_cast<caf::actor>(self), caf::down_msg{srv.address(), caf::exit_reason::unknown});
   }
   return srv;
 }
@@ -502,6 +499,7 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
   st.out = out;
   st.id = id;
   st.named = named;
+  st.rt->sessions->add(caf::actor_cast<caf::actor>(self)); // before it looks for the server actor
   if (!adopted) {
     join_notifier(self, 0);
   } else { // operating already: initialized on another node, as its record says

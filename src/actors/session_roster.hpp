@@ -1,7 +1,8 @@
 #pragma once
-// The server's live sessions, so that shutdown can tell each one to exit.
-// A session enters when it is spawned and leaves as it ends (a functor
-// attached to the actor), so nothing of an ended session stays here: no
+// The server's live sessions, so that shutdown can tell each one to exit
+// and server_watch can tell each one that the server actor ended. A session
+// enters as it starts and leaves as it ends (a functor attached to the
+// actor), so nothing of an ended session stays here: no
 // weak reference keeps its memory alive (CAF allocates an actor together
 // with its control block), and opening a session costs the same however
 // many are open. (Sweeping out the ended ones on every open, as the server

@@ -58,6 +58,7 @@ caf::behavior supervisor(caf::event_based_actor* self, std::shared_ptr<runtime> 
   };
   auto start_server = [self, rt, kids] {
     auto h = self->spawn<caf::linked>(server_behavior, rt);
+    rt->server_ends->watch(caf::actor_cast<caf::actor>(h));
     kids->server = h.address();
     publish(self->system(), server_name, h);
   };

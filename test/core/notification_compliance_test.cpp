@@ -454,7 +454,7 @@ TEST_F(NotificationCompliance, AnEndedSessionLeavesNoReferenceInTheServerActor) 
   other.initialize();
   auto live_ids = [&] {
     std::map<caf::actor_id, caf::weak_actor_ptr> ids;
-    inside.sessions->for_each_live(
+    inside.rt->sessions->for_each_live(
       [&](const caf::strong_actor_ptr& s) { ids.emplace(s->id(), caf::actor_cast<caf::weak_actor_ptr>(s)); });
     return ids;
   };
@@ -478,7 +478,7 @@ TEST_F(NotificationCompliance, AnEndedSessionLeavesNoReferenceInTheServerActor) 
     return done();
   };
   ASSERT_TRUE(until([&] { return !session.lock(); })) << "the session did not end";
-  EXPECT_TRUE(until([&] { return inside.sessions->size() == before.size(); }))
+  EXPECT_TRUE(until([&] { return inside.rt->sessions->size() == before.size(); }))
     << "the server's roster still lists the ended session";
   EXPECT_TRUE(until([&] { return block->weak_refs.load() == 1; }))
     << block->weak_refs.load() - 1 << " other reference(s) to the ended session's address remain";
