@@ -1,6 +1,7 @@
 // server_watch: one functor on the server actor tells every live session
 // of its end with the down_msg a monitor would have sent, and a session that
 // looks after the end learns it from ended().
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,12 +28,16 @@ caf::behavior idle_server(caf::event_based_actor*) {
   return {[](int) {}};
 }
 
-TEST(ServerWatch, EveryLiveSessionHearsTheServerActorEndOnce) {
+class ServerWatch : public ::testing::Test {
+protected:
   caf::actor_system_config cfg;
   caf::actor_system sys{cfg};
-  auto roster = std::make_shared<session_roster>();
-  auto watch = std::make_shared<server_watch>(roster);
+  std::shared_ptr<session_roster> roster = std::make_shared<session_roster>();
+  std::shared_ptr<server_watch> watch = std::make_shared<server_watch>(roster);
   caf::scoped_actor observer{sys};
+};
+
+TEST_F(ServerWatch, EveryLiveSessionHearsTheServerActorEndOnce) {
   constexpr int sessions = 3;
   std::vector<caf::actor> held; // the roster's references are weak, as a connection holds a session
   for (int i = 0; i < sessions; ++i) {
@@ -66,12 +71,7 @@ TEST(ServerWatch, EveryLiveSessionHearsTheServerActorEndOnce) {
     caf::anon_send_exit(s, caf::exit_reason::kill);
 }
 
-TEST(ServerWatch, ASessionLeavesTheRosterAsItEndsAndAnEndIsRemembered) {
-  caf::actor_system_config cfg;
-  caf::actor_system sys{cfg};
-  auto roster = std::make_shared<session_roster>();
-  auto watch = std::make_shared<server_watch>(roster);
-  caf::scoped_actor observer{sys};
+TEST_F(ServerWatch, ASessionLeavesTheRosterAsItEndsAndAnEndIsRemembered) {
   auto gone = sys.spawn(forwarding_session, caf::actor{observer});
   roster->add(gone);
   observer->monitor(gone);
