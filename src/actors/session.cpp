@@ -499,7 +499,7 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
   st.out = out;
   st.id = id;
   st.named = named;
-  st.rt->sessions->add(caf::actor_cast<caf::actor>(self)); // before it looks for the server actor
+  st.in_roster = st.rt->sessions->add(caf::actor_cast<caf::actor>(self)); // before it looks for the server actor
   if (!adopted) {
     join_notifier(self, 0);
   } else { // operating already: initialized on another node, as its record says

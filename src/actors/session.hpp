@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "actors/messages.hpp"
+#include "actors/session_roster.hpp"
 #include "protocol/lifecycle.hpp"
 
 namespace cafmcp::actors {
@@ -45,6 +46,7 @@ private:
 };
 
 struct session_state {
+  session_roster::membership in_roster; // leaves the server's roster with this state
   std::shared_ptr<runtime> rt;
   std::shared_ptr<outbound> out;
   std::string id;
