@@ -15,6 +15,7 @@
 #include <mutex>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include <caf/actor.hpp>
 #include <caf/weak_intrusive_ptr.hpp>
@@ -44,14 +45,22 @@ public:
   // Adds `session` for as long as the membership lives.
   [[nodiscard]] membership add(const caf::actor& session);
 
-  // Calls f with each session still alive, under the roster's lock (a
-  // session ending meanwhile waits to leave).
+  // Calls f with each session still alive. Not under the roster's lock: if
+  // the reference taken here is a session's last, dropping it ends the
+  // session there and then, and its state leaves the roster (a lock held
+  // across that would deadlock).
   template <class F>
   void for_each_live(F&& f) {
-    std::lock_guard<std::mutex> guard(mtx_);
-    for (auto& [id, weak] : live_)
-      if (auto strong = weak.lock())
-        f(strong);
+    std::vector<caf::strong_actor_ptr> live;
+    {
+      std::lock_guard<std::mutex> guard(mtx_);
+      live.reserve(live_.size());
+      for (auto& [id, weak] : live_)
+        if (auto strong = weak.lock())
+          live.push_back(std::move(strong));
+    }
+    for (auto& s : live)
+      f(s);
   }
 
   std::size_t size() const;
