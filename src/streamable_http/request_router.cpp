@@ -140,22 +140,22 @@ void request_router::handle(const std::shared_ptr<http_conn>& c, request req) {
   if (auto no = metrics ? policy_.check_caller(facts) : policy_.check(facts))
     return answer_error(*c, no->status, no->message, std::nullopt);
   if (verifications_)
-    return authenticate(c, std::move(req), h);
+    return authenticate(c, req, h);
   serve(c, req, h, nullptr);
 }
 
 // Every request is authenticated on its own (a session id is never a
 // credential); a token seen before on this loop and not yet expired costs a
 // lookup, a new one a trip to the verification threads and back.
-void request_router::authenticate(const std::shared_ptr<http_conn>& c, request req, const known_headers& h) {
+void request_router::authenticate(const std::shared_ptr<http_conn>& c, request& req, const known_headers& h) {
   auto token = bearer_token_of(h.authorization);
   if (!token)
     return answer_error(*c, 401, "Unauthorized: a bearer token is required", std::nullopt, auth_.challenge(""));
   auto now = std::chrono::steady_clock::now();
   if (auto who = verdicts_.find(*token, now))
     return serve(c, req, h, who);
+  std::string text(*token); // before the move: `token` views the request's fields
   auto held = std::make_shared<request>(std::move(req));
-  std::string text(*token);
   bool queued = verifications_->submit(text, [this, c, held, text](auth::verdict v) mutable {
     // On a verification thread: back to this loop with the verdict.
     net::post(io_.ioc, [this, c, held, text = std::move(text), v = std::move(v)]() mutable {

@@ -80,7 +80,7 @@ private:
   /// With a verifier: `req` goes on to serve() once its token is judged
   /// (at once when a fresh verdict is cached, else on this loop after a
   /// verification thread decided); a refusal is answered here.
-  void authenticate(const std::shared_ptr<http_conn>& c, request req, const known_headers& h);
+  void authenticate(const std::shared_ptr<http_conn>& c, request& req, const known_headers& h);
   void refuse_token(const std::shared_ptr<http_conn>& c, const auth::verdict& v);
   /// A request that passed the policy (and the token check); `h` is what
   /// handle() read from it once (views into `req`).
