@@ -12,7 +12,7 @@
 #   SERVER_FLAGS='--scheduler-threads 4' bench/compare.sh   # extra flags for every cafmcp HTTP server row
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-targets=(everything-server cafmcp-load sse-socket-floor caf-fanout-floor http-request-floor stdio-echo-floor
+targets=(everything-server cafmcp-load sse-socket-floor caf-fanout-floor http-request-floor http-fanout-floor stdio-echo-floor
   cafmcp-micro bench-tracing-cost bench-inprocess-memory)
 if [[ -n "${LIST_TARGETS:-}" ]]; then
   printf '%s\n' "${targets[@]}"
@@ -143,6 +143,9 @@ for round in $(seq "${ROUNDS_EACH:-2}"); do
     | sed 's/^{/{"label":"floor_sse_one_at_a_time",/' >>"$results"
 
   load cafmcp_fanout "$cafmcp" -k "$K" -m $((M * 3)) # more rounds: one hiccup is then under 1% (p99)
+  # Floor (e): the same load against a bare HTTP server that does no work
+  # of its own (limits/http_fanout_floor.cpp), right after cafmcp's run.
+  load floor_fanout "$bin/http-fanout-floor" -k "$K" -m $((M * 3))
   load cafmcp_fanout_clustered "$cafmcp $cluster --cluster-prefix clustered-$round" -k "$K" -m $((M * 3))
   behind_haproxy cafmcp_fanout_haproxy 1 "" -k "$K" -m $((M * 3))
   behind_haproxy cafmcp_fanout_3_nodes 3 "$cluster --cluster-prefix 3n-$round" -k "$K" -m $((M * 3))

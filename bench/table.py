@@ -62,6 +62,13 @@ paced = "floor_sse_one_at_a_time"
 rows.append(("  p99 mutation->delivery latency (us)", get("cafmcp_fanout", "p99_us"), get("ts_fanout", "p99_us"),
              get(paced, "p99_us"), "<= 0.1x TS"))
 rows.append(("  p50 latency (us)", get("cafmcp_fanout", "p50_us"), get("ts_fanout", "p50_us"), get(paced, "p50_us"), ""))
+# Floor (e): the same client against a bare HTTP server (no work of its own):
+# what one update at a time reaches here with this client and HTTP, so the
+# ratio is the server's own cost per delivery.
+rows.append(("  the same against floor (e), a bare HTTP fan-out driven by the same client (notif/s)",
+             get("cafmcp_fanout"), None, get("floor_fanout"), ""))
+rows.append(("    server CPU per delivery (us; floor (e)'s in the floor column)", get("cafmcp_fanout", "server_cpu_us_per_item"),
+             get("ts_fanout", "server_cpu_us_per_item"), get("floor_fanout", "server_cpu_us_per_item"), ""))
 rows.append((f"HTTP storm, {k} sessions, 16 drivers x window 32 (notif/s)", get("cafmcp_storm"), get("ts_storm"), sse, ">= 1.5x floor(b)"))
 rows.append(("  p99 latency (us)", get("cafmcp_storm", "p99_us"), get("ts_storm", "p99_us"), None, ""))
 rows.append(("stdio, 1 session, one update at a time (notif/s)", get("cafmcp_stdio"), get("ts_stdio"), get("floor_stdio"),
@@ -119,13 +126,16 @@ if paced in runs:
 print(f"floor (a): one shared payload to {get('floor_caf', 'actors')} CAF actors: {fmt(caf)}/s")
 print(f"floor (c): a bare one-thread Asio HTTP/1.1 server answering each POST with a fixed JSON-RPC body: "
       f"{fmt(get('floor_requests'))} req/s, p99 {fmt(get('floor_requests', 'p99_us'))} us")
+print(f"floor (e): a bare one-thread Asio HTTP server: update_resource writes one prebuilt event to every GET stream "
+      f"(one write(2) each), driven by cafmcp-load like the servers: {fmt(get('floor_fanout'))} notif/s one update at a time "
+      f"to {get('floor_fanout', 'sessions')} streams ({ratio(get('floor_fanout'), sse)} floor (b)), p99 {fmt(get('floor_fanout', 'p99_us'))} us")
 print(f"floor (d): a process answering each stdin line on stdout (no parse, one write per read): "
       f"{fmt(get('floor_stdio'))} notif/s one update at a time, p99 {fmt(get('floor_stdio', 'p99_us'))} us")
 print()
 print("| metric | cafmcp | TS SDK 1.32.2 | floor | cafmcp/TS | cafmcp/floor | target |")
 print("|---|---:|---:|---:|---:|---:|---|")
 for name, c, t, f, target in rows:
-    lower_is_better = "latency" in name or "KiB" in name or "cost" in name
+    lower_is_better = "latency" in name or "KiB" in name or "cost" in name or "CPU per" in name
     ct = ratio(c, t) if not lower_is_better else (f"{c / t:.3f}x" if c and t else "n/a")
     print(f"| {name} | {fmt(c)} | {fmt(t)} | {fmt(f)} | {ct} | {ratio(c, f)} | {target} |")
 
@@ -157,7 +167,7 @@ if any(label in runs for label, _, _, _ in cluster_rows):
 
 print()
 print("correctness (0 lost / duplicated / out of order):",
-      ", ".join(f"{l}: {correctness(l)}" for l in ["cafmcp_fanout", "ts_fanout", "cafmcp_storm", "ts_storm", "cafmcp_stdio", "ts_stdio",
+      ", ".join(f"{l}: {correctness(l)}" for l in ["cafmcp_fanout", "ts_fanout", "floor_fanout", "cafmcp_storm", "ts_storm", "cafmcp_stdio", "ts_stdio",
                                                     "floor_stdio", "cafmcp_fanout_10k", "cafmcp_storm_10k",
                                                     "ts_fanout_10k", "ts_storm_10k",
                                                     "cafmcp_fanout_traced", "cafmcp_storm_traced",
