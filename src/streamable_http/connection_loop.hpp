@@ -11,6 +11,9 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include <sys/uio.h>
 
 #include "streamable_http/http_request.hpp"
 #include "streamable_http/loop_handoff.hpp"
@@ -68,7 +71,12 @@ struct connection_loop {
   // event loop's leftover handlers are destroyed.
   connection_counters& counters;
   request_handler* handler = nullptr; // set before the loop runs
-  std::string write_buffer;           // small writes, flattened
+  // A write's scratch, shared by the loop's connections (a write is built
+  // and made in one step): small writes flattened, and the pieces of a
+  // gathered one. Per connection they were a heap block each, touched on
+  // every delivery.
+  std::string write_buffer;
+  std::vector<::iovec> gather;
   /// Connections with bytes queued or being written: a shutdown waits for
   /// none before it stops the loop (loop thread only).
   std::size_t unwritten = 0;

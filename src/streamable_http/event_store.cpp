@@ -37,11 +37,12 @@ void event_store::discard_oldest() {
   if (budget_)
     budget_->bytes_ -= cost_of(oldest); // its listing goes stale, and stays
   events_.pop_front();
+  oldest_at_ = events_.empty() ? clock::time_point::max() : events_.front().at;
 }
 
 void event_store::trim(clock::time_point now) {
   while (!events_.empty()
-         && (events_.size() > max_events_ || bytes_ > max_bytes_ || now - events_.front().at > max_age_))
+         && (events_.size() > max_events_ || bytes_ > max_bytes_ || now - oldest_at_ > max_age_))
     discard_oldest();
 }
 
@@ -57,6 +58,8 @@ void event_store::clear() {
 std::uint64_t event_store::append(frame data, clock::time_point now, stream_mark mark) {
   auto seq = next_++;
   bytes_ += size_of(data);
+  if (events_.empty())
+    oldest_at_ = now;
   events_.push_back({seq, std::move(data), now, mark, budget_ ? budget_->next_order() : 0});
   if (budget_) {
     budget_->bytes_ += cost_of(events_.back());

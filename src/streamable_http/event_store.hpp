@@ -12,6 +12,7 @@
 
 #include "cafmcp/transport.hpp"
 
+#include "streamable_http/coarse_clock.hpp"
 #include "streamable_http/history_budget.hpp"
 #include "streamable_http/stream_mark.hpp"
 
@@ -41,8 +42,9 @@ public:
   event_store& operator=(const event_store&) = delete;
   ~event_store() { clear(); }
 
-  /// Appends and returns its sequence number (1, 2, ...).
-  std::uint64_t append(frame data, clock::time_point now = clock::now(), stream_mark mark = {});
+  /// Appends and returns its sequence number (1, 2, ...). Stamped with the
+  /// coarse clock unless told (coarse_clock.hpp: once per delivery).
+  std::uint64_t append(frame data, clock::time_point now = coarse_now(), stream_mark mark = {});
 
   /// Events after `seq`, or nullopt when some of them were discarded.
   std::optional<std::vector<event>> after(std::uint64_t seq, clock::time_point now = clock::now());
@@ -81,6 +83,10 @@ private:
   std::chrono::seconds max_age_;
   std::shared_ptr<history_budget> budget_;
   std::deque<event> events_;
+  // The oldest event's time, kept here: the age bound is checked on every
+  // append, and the oldest event of a long history is far from the newest
+  // in memory (a cache miss per delivery, with thousands of streams).
+  clock::time_point oldest_at_ = clock::time_point::max();
   std::size_t bytes_ = 0;
   std::uint64_t next_ = 1;
   std::uint64_t listed_as_ = 0; // the order the budget lists this history under; 0: not listed

@@ -6,6 +6,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "streamable_http/coarse_clock.hpp"
+
 namespace cafmcp::http {
 
 http_conn::http_conn(tcp::socket socket, connection_loop& loop)
@@ -277,11 +279,12 @@ void http_conn::write_next() {
       }
       return;
     }
-    gather_.clear();
+    auto& gather = loop_.gather;
+    gather.clear();
     std::size_t total = 0;
     auto add = [&](const char* p, std::size_t n) {
       if (n != 0) {
-        gather_.push_back({const_cast<char*>(p), n});
+        gather.push_back({const_cast<char*>(p), n});
         total += n;
       }
     };
@@ -304,18 +307,19 @@ void http_conn::write_next() {
 // is written asynchronously (the connection is then "writing" and queues
 // behind it). True when everything was written.
 bool http_conn::write_now(std::size_t total) {
+  auto& gather = loop_.gather;
   ::msghdr msg{};
-  msg.msg_iov = gather_.data();
-  msg.msg_iovlen = gather_.size();
+  msg.msg_iov = gather.data();
+  msg.msg_iovlen = gather.size();
   // A small write (an event: head, frame, blank line) goes out as one
   // buffer: copying ~150 bytes costs less than the kernel's walk over three
   // (loop thread CPU per delivery -5%). What a partial write leaves is
   // still taken from the original buffers: the bytes are the same.
   ::iovec flat;
-  if (gather_.size() > 1 && total <= flat_write_limit) {
+  if (gather.size() > 1 && total <= flat_write_limit) {
     auto& buf = loop_.write_buffer;
     buf.clear();
-    for (auto& v : gather_)
+    for (auto& v : gather)
       buf.append(static_cast<const char*>(v.iov_base), v.iov_len);
     flat = {buf.data(), buf.size()};
     msg.msg_iov = &flat;
@@ -337,10 +341,10 @@ bool http_conn::write_now(std::size_t total) {
   }
   rest_.clear();
   std::size_t i = 0, skip = sent;
-  for (; skip >= gather_[i].iov_len; ++i)
-    skip -= gather_[i].iov_len;
-  for (; i < gather_.size(); ++i, skip = 0)
-    rest_.emplace_back(static_cast<const char*>(gather_[i].iov_base) + skip, gather_[i].iov_len - skip);
+  for (; skip >= gather[i].iov_len; ++i)
+    skip -= gather[i].iov_len;
+  for (; i < gather.size(); ++i, skip = 0)
+    rest_.emplace_back(static_cast<const char*>(gather[i].iov_base) + skip, gather[i].iov_len - skip);
   writing_ = true;
   auto bufs = std::span<const net::const_buffer>(rest_.data(), rest_.size());
   net::async_write(socket_, bufs, [self = shared_from_this(), sent](beast::error_code ec, std::size_t n) {
@@ -358,7 +362,7 @@ bool http_conn::write_now(std::size_t total) {
 void http_conn::written(std::size_t bytes) {
   queued_bytes_ -= bytes;
   loop_.counters.queued_bytes -= bytes;
-  last_write_ = std::chrono::steady_clock::now();
+  last_write_ = coarse_now();
   queue_.erase(queue_.begin(), queue_.begin() + static_cast<long>(in_flight_));
 }
 

@@ -104,7 +104,6 @@ private:
   // and no completion handler.
   static constexpr std::size_t max_chunks_per_write = 128;
   static constexpr std::size_t flat_write_limit = 4096;
-  std::vector<::iovec> gather_;         // one sendmsg(2)
   std::vector<net::const_buffer> rest_; // what it left, written asynchronously
   std::size_t in_flight_ = 0;           // chunks the current write covers
   bool writing_ = false;

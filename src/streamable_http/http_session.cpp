@@ -46,7 +46,7 @@ void http_session::close() {
 
 void http_session::run(outgoing& o) {
   switch (o.what) {
-    case outgoing::kind::frame: return o.to->route(o.message, o.where);
+    case outgoing::kind::frame: return o.to->route(std::move(o.message), o.where);
     case outgoing::kind::end_request: return o.to->end_without_response(*o.where.request_key);
     case outgoing::kind::release_stream: return o.to->release_stream_of(*o.where.request_key);
     case outgoing::kind::close: return o.to->end();
@@ -88,9 +88,9 @@ void http_session::post_other(jsonrpc::message msg, std::shared_ptr<const auth::
     core_->receive(std::move(msg));
 }
 
-void http_session::write(stream& s, std::uint64_t stream_id, std::uint64_t seq, const frame& f) {
+void http_session::write(stream& s, std::uint64_t stream_id, std::uint64_t seq, frame f) {
   if (auto c = s.conn.lock(); c && c->open()) {
-    c->send_event(stream_id, seq, f);
+    c->send_event(stream_id, seq, std::move(f));
     s.delivered = seq;
   }
 }
@@ -113,7 +113,7 @@ void http_session::route_marked(const frame& f, const std::optional<log_mark>& l
     m = last_mark_.next_own();
   }
   last_mark_ = std::max(last_mark_, m);
-  streams_.at(0).history.append(f, std::chrono::steady_clock::now(), m);
+  streams_.at(0).history.append(f, coarse_now(), m);
   flush_marked();
 }
 
@@ -164,14 +164,15 @@ void http_session::answer_json(pending& p, const frame& f) {
   c->respond(stateless_ ? stateless_answer_status(*f) : 200, "application/json", headers(), f);
 }
 
-void http_session::route(const frame& f, const routing& where) {
+void http_session::route(frame f, const routing& where) {
   if (ended_)
     return;
   if (!where.request_key) { // unrelated: the standalone stream, or its history
     if (clustered_)
       return route_marked(f, where.logged);
     auto& s = streams_.at(0);
-    write(s, 0, s.history.append(f), f);
+    auto seq = s.history.append(f);
+    write(s, 0, seq, std::move(f));
     return;
   }
   auto it = pending_.find(*where.request_key);

@@ -135,7 +135,7 @@ private:
   };
 
   bool hand_over(outgoing o); // to the loop, unless closing
-  void route(const frame& f, const routing& where);
+  void route(frame f, const routing& where);
   void end_without_response(const std::string& key);
   void release_stream_of(const std::string& key);
   void answer_json(pending& p, const frame& f);
@@ -143,7 +143,7 @@ private:
   void release(pending& p);
   void finish(std::uint64_t stream_id);
   stream& new_stream(std::uint64_t id);
-  void write(stream& s, std::uint64_t stream_id, std::uint64_t seq, const frame& f);
+  void write(stream& s, std::uint64_t stream_id, std::uint64_t seq, frame f);
   void write_marked(stream& s, const stream_mark& m, const frame& f);
   void route_marked(const frame& f, const std::optional<log_mark>& logged);
   void flush_marked();

@@ -209,6 +209,24 @@ TEST(EventStore, DiscardsByAge) {
   EXPECT_TRUE(s.after(1, t0 + std::chrono::seconds(21)));
 }
 
+// The oldest event's time is kept apart from the events: after the oldest
+// goes, the next one is aged by its own time, not its predecessor's.
+TEST(EventStore, AgesEachEventByItsOwnTime) {
+  event_store s(100, std::chrono::seconds(10));
+  auto t0 = event_store::clock::now();
+  s.append(std::make_shared<const std::string>("first"), t0);
+  s.append(std::make_shared<const std::string>("second"), t0 + std::chrono::seconds(8));
+  auto kept = s.after(1, t0 + std::chrono::seconds(12)); // the first is 12 s old, the second 4 s
+  ASSERT_TRUE(kept);
+  ASSERT_EQ(kept->size(), 1u);
+  EXPECT_EQ((*kept)[0].seq, 2u);
+  EXPECT_EQ(s.size(), 1u);
+  EXPECT_FALSE(s.after(1, t0 + std::chrono::seconds(19))); // now the second is 11 s old: gone
+  EXPECT_EQ(s.size(), 0u);
+  s.append(std::make_shared<const std::string>("third"), t0 + std::chrono::seconds(30));
+  EXPECT_TRUE(s.after(2, t0 + std::chrono::seconds(31))); // an emptied history ages its next event afresh
+}
+
 TEST(EventStore, HistoriesSharingABudgetLoseTheOldestEventOfAnyFirst) {
   auto budget = std::make_shared<history_budget>(3 * (sizeof(event_store::event) + 4));
   auto frame_of = [](const char* text) { return std::make_shared<const std::string>(text); };
