@@ -223,7 +223,7 @@ void http_conn::send_event(const stream_mark& id, frame data) {
 
 void http_conn::end_sse() {
   close_after_write_ = true;
-  if (!writing_ && !write_scheduled_ && queue_.empty())
+  if (!writing_ && !write_scheduled_ && nothing_queued())
     finish();
 }
 
@@ -268,7 +268,7 @@ void http_conn::start_due_write(std::shared_ptr<http_conn>& c) {
 
 void http_conn::write_next() {
   for (;;) {
-    if (queue_.empty()) {
+    if (nothing_queued()) {
       writing_ = false;
       count_unwritten(false);
       if (close_after_write_)
@@ -288,9 +288,9 @@ void http_conn::write_next() {
         total += n;
       }
     };
-    in_flight_ = std::min(queue_.size(), max_chunks_per_write);
-    for (std::size_t i = 0; i < in_flight_; ++i) {
-      auto& c = queue_[i]; // deque elements stay put while more are pushed behind them
+    in_flight_ = std::min(queue_.size() - queue_head_, max_chunks_per_write);
+    for (std::size_t i = queue_head_; i < queue_head_ + in_flight_; ++i) {
+      auto& c = queue_[i];
       add(c.text.data(), c.text.size());
       add(c.event_head.data(), c.event_head_size);
       if (c.body)
@@ -304,8 +304,8 @@ void http_conn::write_next() {
 }
 
 // One sendmsg(2) of everything gathered. What the kernel does not take now
-// is written asynchronously (the connection is then "writing" and queues
-// behind it). True when everything was written.
+// is copied and written asynchronously (the connection is then "writing"
+// and queues behind it). True when everything was written.
 bool http_conn::write_now(std::size_t total) {
   auto& gather = loop_.gather;
   ::msghdr msg{};
@@ -331,39 +331,63 @@ bool http_conn::write_now(std::size_t total) {
   while (r < 0 && errno == EINTR);
   if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
     queue_.clear();
+    queue_head_ = 0;
     finish();
     return false;
   }
   auto sent = r < 0 ? std::size_t{0} : static_cast<std::size_t>(r);
   if (sent == total) {
     written(sent);
+    consume_in_flight();
     return true;
   }
-  rest_.clear();
+  if (sent != 0)
+    written(sent);
+  // The rest, copied: the chunks it came from go now, and the queue may
+  // grow (and move) while it is written. A full socket is a slow or busy
+  // reader; the copy is what the kernel would have made of it.
   std::size_t i = 0, skip = sent;
   for (; skip >= gather[i].iov_len; ++i)
     skip -= gather[i].iov_len;
+  unsent_.clear();
   for (; i < gather.size(); ++i, skip = 0)
-    rest_.emplace_back(static_cast<const char*>(gather[i].iov_base) + skip, gather[i].iov_len - skip);
+    unsent_.append(static_cast<const char*>(gather[i].iov_base) + skip, gather[i].iov_len - skip);
+  consume_in_flight();
   writing_ = true;
-  auto bufs = std::span<const net::const_buffer>(rest_.data(), rest_.size());
-  net::async_write(socket_, bufs, [self = shared_from_this(), sent](beast::error_code ec, std::size_t n) {
+  net::async_write(socket_, net::buffer(unsent_), [self = shared_from_this()](beast::error_code ec, std::size_t n) {
     self->writing_ = false;
     if (ec || self->closed_) { // closed meanwhile: the queue is no longer ours to walk
       self->queue_.clear();
+      self->queue_head_ = 0;
       return self->finish();
     }
-    self->written(sent + n);
+    self->written(n);
+    std::string().swap(self->unsent_); // a burst's copy is not kept by an idle connection
     self->write_next();
   });
   return false;
 }
 
+// Bytes that left this process.
 void http_conn::written(std::size_t bytes) {
   queued_bytes_ -= bytes;
   loop_.counters.queued_bytes -= bytes;
   last_write_ = coarse_now();
-  queue_.erase(queue_.begin(), queue_.begin() + static_cast<long>(in_flight_));
+}
+
+// The chunks the write took are done with. They are destroyed when the
+// queue empties (its storage stays for the next ones), or in one move of
+// what follows them when a backlog never lets it empty.
+void http_conn::consume_in_flight() {
+  queue_head_ += in_flight_;
+  in_flight_ = 0;
+  if (queue_head_ == queue_.size()) {
+    queue_.clear();
+    queue_head_ = 0;
+  } else if (queue_head_ >= compact_after) {
+    queue_.erase(queue_.begin(), queue_.begin() + static_cast<long>(queue_head_));
+    queue_head_ = 0;
+  }
 }
 
 void http_conn::drop() { finish(); }
@@ -389,8 +413,8 @@ void http_conn::finish() {
   beast::error_code ec;
   socket_.shutdown(tcp::socket::shutdown_both, ec);
   socket_.close(ec);
-  if (!writing_) // an in-flight write still points into the front chunk
-    queue_.clear();
+  queue_.clear(); // an in-flight write has its own copy (unsent_)
+  queue_head_ = 0;
   if (on_close) {
     auto cb = std::move(on_close);
     cb();
