@@ -43,6 +43,10 @@ struct routing {
   bool final_response = false;
   /// Clustered: a notification from the change log, and where it sits.
   std::optional<log_mark> logged = std::nullopt;
+  /// The sender has more messages right behind this one (a burst of
+  /// changes): the transport may hold it back a moment to write them
+  /// together. A hint; false: deliver it as soon as possible.
+  bool burst = false;
 };
 
 /// Implemented by a transport; called by the session from actor threads.

@@ -248,7 +248,11 @@ using notifier_actor = caf::typed_actor<
   caf::replies_to<unsub_atom, session_actor, std::string>::with<protocol::outcome>,
   caf::reacts_to<change_atom, protocol::change, trace_context>,
   caf::reacts_to<updated_atom, std::string, trace_context>,
-  caf::reacts_to<settle_atom, settlement_ptr>,                       // after the broadcasts before it
+  caf::reacts_to<settle_atom, settlement_ptr>, // after the broadcasts before it
+  // A mutation's last broadcast and its settlement in one message: nothing
+  // of it follows, so the broadcast is delivered at once (routing::burst).
+  caf::reacts_to<change_atom, protocol::change, trace_context, settlement_ptr>,
+  caf::reacts_to<updated_atom, std::string, trace_context, settlement_ptr>,
   caf::reacts_to<resync_atom, trace_context>,                        // changes were lost: re-read all
   caf::reacts_to<mark_atom, log_mark>,                               // clustered: the entry told next
   caf::reacts_to<adopt_atom, session_link, subscription_list>,       // clustered: another node's session

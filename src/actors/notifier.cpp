@@ -80,10 +80,10 @@ struct broadcast_facts {
 };
 
 // One send. A full or closed connection is the session's to end (the
-// client may resume); the notifier never waits.
+// client may resume); the notifier never waits. `burst`: more follow at once.
 void deliver(notifier_actor::pointer self, notifier_state::member& m, const frame& f,
-             const std::optional<log_mark>& mark) {
-  if (!m.link.out->send(f, routing{std::nullopt, false, mark}))
+             const std::optional<log_mark>& mark, bool burst = false) {
+  if (!m.link.out->send(f, routing{std::nullopt, false, mark, burst}))
     self->send(m.link.handle, close_atom::value);
 }
 
@@ -120,6 +120,9 @@ void broadcast(notifier_actor::pointer self, runtime& rt, json message, const br
   if (targets.empty())
     return;
   auto f = std::make_shared<const std::string>(jsonrpc::wire_text(message));
+  // More changes waiting (a storm): the transports may write this with
+  // them. Alone (one update at a time): at once.
+  const bool burst = !self->mailbox().empty();
   if (rt.metrics) // before the sends, as above
     rt.metrics->notifications_delivered(facts.method, targets.size());
   // A span around each send (the server is the CLIENT side of a
@@ -136,13 +139,13 @@ void broadcast(notifier_actor::pointer self, runtime& rt, json message, const br
   }
   if (!sends) {
     for (auto* m : targets)
-      deliver(self, *m, f, mark);
+      deliver(self, *m, f, mark, burst);
   } else {
     // The sends run back to back: one send's end is the next one's start,
     // one clock read per send.
     auto start = unix_nano_now();
     for (auto* m : targets) {
-      deliver(self, *m, f, mark);
+      deliver(self, *m, f, mark, burst);
       auto end = unix_nano_now();
       sends->record(m->link.id, start, end);
       start = end;
@@ -165,6 +168,28 @@ std::vector<notifier_state::member*> active_sessions(notifier_state& st) {
     if (m.active)
       targets.push_back(&m);
   return targets;
+}
+
+// list_changed to every operating session and the listen streams that want it.
+void announce_change(notifier_actor::pointer self, runtime& rt, const protocol::change& c,
+                     const trace_context& trace) {
+  auto targets = active_sessions(*rt.notifier_data);
+  std::vector<notifier_state::listener*> listeners;
+  for (auto& [id, l] : rt.notifier_data->listeners)
+    if (l.req.filter.wants(c.kind))
+      listeners.push_back(&l);
+  bool by_uri = c.kind == protocol::item_kind::resource || c.kind == protocol::item_kind::resource_template;
+  broadcast(self, rt, protocol::list_changed_notification(c, rt.options->list_changed_metadata),
+            {protocol::list_changed_method(c.kind), by_uri ? c.key : std::string(),
+             std::string(protocol::to_string(c.op))},
+            trace, targets, listeners, mark_of(*rt.notifier_data, protocol::entry_place::list_change));
+}
+
+// A mutation's waiter wakes: the broadcasts before this are handed to every
+// session. Its callback answers on this worker.
+void settle(notifier_actor::pointer self, settlement_ptr& s) {
+  running_here here(self);
+  s.reset();
 }
 
 // resources/updated to the sessions and listen streams subscribed to `uri`.
@@ -217,7 +242,7 @@ void resync(notifier_actor::pointer self, runtime& rt, const trace_context& trac
           jsonrpc::wire_text(protocol::resource_updated_notification(uri)));
       if (rt.metrics) // before the send, as in broadcast
         rt.metrics->notifications_delivered("notifications/resources/updated", 1);
-      deliver(self, m, f, mark_of(st, place++));
+      deliver(self, m, f, mark_of(st, place++), true); // a resync tells each session many
       ++st.deliveries;
     }
   }
@@ -301,10 +326,7 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self, std:
       update_gauges(*rt);
       caf::anon_send(m->second.link.handle, restate_atom::value, std::move(uris), level);
     },
-    [self](settle_atom, settlement_ptr& s) { // the broadcasts before it are out
-      running_here here(self);                // a mutation's callback answers on this worker
-      s.reset();
-    },
+    [self](settle_atom, settlement_ptr& s) { settle(self, s); }, // the broadcasts before it are out
     [rt](sub_atom, session_actor& s, std::string& uri, bool is_template) -> protocol::outcome {
       auto& st = *rt->notifier_data;
       if (!st.sessions.count(s.id()))
@@ -323,21 +345,15 @@ notifier_actor::behavior_type change_notifier(notifier_actor::pointer self, std:
       update_gauges(*rt);
       return json::object(); // idempotent: unknown subscriptions are fine
     },
-    [self, rt](change_atom, protocol::change& c, trace_context& trace) {
-      auto targets = active_sessions(*rt->notifier_data);
-      std::vector<notifier_state::listener*> listeners;
-      for (auto& [id, l] : rt->notifier_data->listeners)
-        if (l.req.filter.wants(c.kind))
-          listeners.push_back(&l);
-      bool by_uri =
-        c.kind == protocol::item_kind::resource || c.kind == protocol::item_kind::resource_template;
-      broadcast(self, *rt, protocol::list_changed_notification(c, rt->options->list_changed_metadata),
-                {protocol::list_changed_method(c.kind), by_uri ? c.key : std::string(),
-                 std::string(protocol::to_string(c.op))},
-                trace, targets, listeners, mark_of(*rt->notifier_data, protocol::entry_place::list_change));
+    [self, rt](change_atom, protocol::change& c, trace_context& trace) { announce_change(self, *rt, c, trace); },
+    [self, rt](updated_atom, std::string& uri, trace_context& trace) { announce_updated(self, *rt, uri, trace); },
+    [self, rt](change_atom, protocol::change& c, trace_context& trace, settlement_ptr& s) {
+      announce_change(self, *rt, c, trace);
+      settle(self, s);
     },
-    [self, rt](updated_atom, std::string& uri, trace_context& trace) {
+    [self, rt](updated_atom, std::string& uri, trace_context& trace, settlement_ptr& s) {
       announce_updated(self, *rt, uri, trace);
+      settle(self, s);
     },
     [self, rt](resync_atom, trace_context& trace) { resync(self, *rt, trace); },
     // The client ended the session on another node (HTTP DELETE): the copy

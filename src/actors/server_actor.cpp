@@ -98,15 +98,25 @@ server_actor::behavior_type server_behavior(server_actor::pointer self, std::sha
           return;
         }
         auto notifier = rt->notifier();
-        if (effect.list_change)
-          self->send(notifier, change_atom::value, std::move(*effect.list_change), ctx);
-        if (effect.updated_uri)
-          self->send(notifier, updated_atom::value, std::move(*effect.updated_uri), ctx);
         // Whoever waits on the future wakes once these notifications are
         // out, and finds them sent if it then asks the notifier anything.
-        if (m.done)
-          self->send(notifier, settle_atom::value,
-                     settlement_ptr(std::make_shared<settlement>(std::move(m.done), true)));
+        // The settlement rides on the last of them: the notifier then knows
+        // nothing follows and delivers at once (routing::burst).
+        auto done = m.done ? settlement_ptr(std::make_shared<settlement>(std::move(m.done), true)) : nullptr;
+        if (effect.list_change) {
+          if (done && !effect.updated_uri)
+            self->send(notifier, change_atom::value, std::move(*effect.list_change), ctx, std::move(done));
+          else
+            self->send(notifier, change_atom::value, std::move(*effect.list_change), ctx);
+        }
+        if (effect.updated_uri) {
+          if (done)
+            self->send(notifier, updated_atom::value, std::move(*effect.updated_uri), ctx, std::move(done));
+          else
+            self->send(notifier, updated_atom::value, std::move(*effect.updated_uri), ctx);
+        }
+        if (done) // neither changed: settled behind what is before it
+          self->send(notifier, settle_atom::value, std::move(done));
         return;
       }
       if (m.done)

@@ -40,6 +40,19 @@ public:
     return true;
   }
 
+  /// True when called on the loop's own thread, outside a batch, with
+  /// nothing waiting: an item run now instead of pushed runs exactly where
+  /// the loop would have run it (nothing is behind, nothing is passed), and
+  /// costs no hand-off. (An actor run by the loop itself, the notifier of
+  /// a broadcast, delivers that way.) An item pushed by another thread after
+  /// this answered is behind it, as if pushed later.
+  bool idle_here() {
+    if (!ioc_.get_executor().running_in_this_thread())
+      return false;
+    std::lock_guard<Lock> g(lock_);
+    return !closed_ && !draining_ && items_.empty();
+  }
+
   /// Drops what was never run and refuses what comes later: the loop is
   /// going away. Whoever still holds this (a session an actor thread is
   /// sending to) may push safely; nothing reaches the loop any more.
@@ -55,8 +68,10 @@ private:
       std::lock_guard<Lock> g(lock_);
       taken_.swap(items_); // both keep their capacity: no allocation per batch
     }
+    draining_ = true; // loop thread only, as idle_here()'s reading of it
     for (auto& it : taken_)
       run_(it); // may push: into items_, a batch of its own
+    draining_ = false;
     taken_.clear();
   }
 
@@ -66,6 +81,7 @@ private:
   bool closed_ = false;
   std::vector<Item> items_;
   std::vector<Item> taken_; // loop thread only
+  bool draining_ = false;   // loop thread only
 };
 
 } // namespace cafmcp::http
