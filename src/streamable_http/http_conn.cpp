@@ -354,7 +354,8 @@ bool http_conn::write_now(std::size_t total) {
     unsent_.append(static_cast<const char*>(gather[i].iov_base) + skip, gather[i].iov_len - skip);
   consume_in_flight();
   writing_ = true;
-  net::async_write(socket_, net::buffer(unsent_), [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+  auto self = shared_from_this();
+  net::async_write(socket_, net::buffer(unsent_), [self](beast::error_code ec, std::size_t n) {
     self->writing_ = false;
     if (ec || self->closed_) { // closed meanwhile: the queue is no longer ours to walk
       self->queue_.clear();

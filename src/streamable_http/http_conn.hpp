@@ -96,10 +96,10 @@ private:
   std::unique_ptr<beast::http::request_parser<beast::http::string_body>> parser_;
   // Chunks [queue_head_, end) wait; the slots before it were written and
   // go when the queue empties (or, under a backlog, once they are half of
-  // it and at least compact_after). A vector reused in place: a deque's map and blocks were two more cold
-  // lines per delivery, and half a KiB per idle connection. Nothing points
-  // into a chunk once write_now returns (a partial write copies its rest),
-  // so the vector may grow under them.
+  // it and at least compact_after). A vector reused in place: a deque's
+  // map and blocks were two more cold lines per delivery, and half a KiB
+  // per idle connection. Nothing points into a chunk once write_now
+  // returns (a partial write copies its rest), so the vector may grow.
   std::vector<chunk> queue_;
   std::size_t queue_head_ = 0;
   static constexpr std::size_t compact_after = 64;

@@ -30,10 +30,10 @@ bool http_session::send(frame message, const routing& where) {
   // runs (the notifier, after a mutation read on this loop), with no more
   // right behind it: routed here and now when nothing waits in the outbox,
   // with no outgoing entry, no reference taken and no second visit to this
-  // session's memory (one update at a time: -14% loop CPU per delivery).
-  // A burst queues: its frames then reach each connection's write together
-  // (routed now, a storm's writes carried 5.0 frames each, not 6.8).
-  // Messages of a request always queue (their request's state is the
+  // session's memory (one update at a time: 1,870 -> 1,713 instructions
+  // per delivery). A burst queues: its frames then reach each connection's
+  // write together (a storm routed at once wrote 5.0 frames per write, not
+  // 6.8). Messages of a request always queue (their request's state is the
   // loop's to change, in order).
   if (!where.request_key && !where.burst && !closing_.load() && outbox_->idle_here()) {
     route(std::move(message), where);
