@@ -10,6 +10,7 @@
 // expression (with several, which split a match picks is a choice).
 #include "cafmcp/uri_template.hpp"
 
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -20,6 +21,20 @@
 
 #include "fuzz_check.hpp"
 #include "fuzz_input.hpp"
+
+namespace {
+
+bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+
+bool holds_triplet(const cafmcp::uri_template::variables& vars) {
+  for (auto& [name, v] : vars)
+    for (std::size_t i = 0; i + 2 < v.size(); ++i)
+      if (v[i] == '%' && is_hex(v[i + 1]) && is_hex(v[i + 2]))
+        return true;
+  return false;
+}
+
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   auto lines = cafmcp::fuzz::split_lines(data, size);
@@ -65,7 +80,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (t->text().find("}{") != std::string::npos)
     return 0;
   FUZZ_CHECK(back.has_value());
-  if (expressions == 1)
+  // Reserved and fragment expansion keep a value's pct-triplet text as it
+  // is (RFC 6570 section 3.2.3: "%3A" stays "%3A"), and a match reads every
+  // triplet decoded: such a value reads back as what the triplet encodes
+  // (input fuzz/corpus/uri_template/crash-27ef982f...).
+  bool reserved = t->text().find("{+") != std::string::npos || t->text().find("{#") != std::string::npos;
+  if (expressions == 1 && !(reserved && holds_triplet(*matched)))
     FUZZ_CHECK(*back == *matched);
   return 0;
 }
