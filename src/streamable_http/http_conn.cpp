@@ -11,7 +11,7 @@
 namespace cafmcp::http {
 
 http_conn::http_conn(tcp::socket socket, connection_loop& loop)
-  : socket_(std::move(socket)), read_timer_(socket_.get_executor()), loop_(loop) {
+  : loop_(loop), socket_(std::move(socket)), read_timer_(socket_.get_executor()) {
   ++loop_.counters.open_connections;
 }
 
@@ -21,7 +21,18 @@ http_conn::~http_conn() {
 }
 
 std::size_t http_conn::chunk::size() const {
-  return text.size() + event_head_size + (body ? body->size() : 0) + (event ? event_tail.size() : 0);
+  return (text ? text->size() : 0) + event_head_size + (body ? body->size() : 0)
+         + (event ? event_tail.size() : 0);
+}
+
+void http_conn::chunk::set_head(const char* head, std::size_t n) {
+  static_assert(sizeof(chunk) == 64, "one cache line per queued chunk");
+  if (n <= inline_head) {
+    std::memcpy(event_head.data(), head, n);
+    event_head_size = static_cast<std::uint8_t>(n);
+  } else { // written before the body, as an inline head would be
+    text = std::make_unique<std::string>(head, n);
+  }
 }
 
 void http_conn::start() {
@@ -167,7 +178,7 @@ void http_conn::respond(int status, const std::string& content_type, const std::
   else
     close_after_write_ = true;
   chunk c;
-  c.text = std::move(head);
+  c.text = std::make_unique<std::string>(std::move(head));
   c.body = std::move(body);
   enqueue(std::move(c));
 }
@@ -195,13 +206,14 @@ void http_conn::watch_for_close() {
 
 void http_conn::send_text(std::string text) {
   chunk c;
-  c.text = std::move(text);
+  c.text = std::make_unique<std::string>(std::move(text));
   enqueue(std::move(c));
 }
 
 void http_conn::send_event(std::uint64_t stream, std::uint64_t seq, frame data) {
   chunk c;
-  c.event_head_size = static_cast<std::uint8_t>(write_event_head(c.event_head.data(), stream, seq));
+  char head[max_event_head];
+  c.set_head(head, write_event_head(head, stream, seq));
   c.body = std::move(data);
   c.event = true;
   enqueue(std::move(c));
@@ -210,12 +222,13 @@ void http_conn::send_event(std::uint64_t stream, std::uint64_t seq, frame data) 
 void http_conn::send_event(const stream_mark& id, frame data) {
   static_assert(4 + stream_mark::max_text + 7 <= max_event_head);
   chunk c;
-  char* p = c.event_head.data();
+  char head[max_event_head];
+  char* p = head;
   std::memcpy(p, "id: ", 4);
   p += 4;
   p += id.write(p);
   std::memcpy(p, "\ndata: ", 7);
-  c.event_head_size = static_cast<std::uint8_t>(p + 7 - c.event_head.data());
+  c.set_head(head, static_cast<std::size_t>(p + 7 - head));
   c.body = std::move(data);
   c.event = true;
   enqueue(std::move(c));
@@ -291,7 +304,8 @@ void http_conn::write_next() {
     in_flight_ = std::min(queue_.size() - queue_head_, max_chunks_per_write);
     for (std::size_t i = queue_head_; i < queue_head_ + in_flight_; ++i) {
       auto& c = queue_[i];
-      add(c.text.data(), c.text.size());
+      if (c.text)
+        add(c.text->data(), c.text->size());
       add(c.event_head.data(), c.event_head_size);
       if (c.body)
         add(c.body->data(), c.body->size());
@@ -390,7 +404,7 @@ void http_conn::consume_in_flight() {
   }
   for (; queue_head_ < end; ++queue_head_) {
     queue_[queue_head_].body.reset();
-    std::string().swap(queue_[queue_head_].text);
+    queue_[queue_head_].text.reset();
   }
   if (queue_head_ >= compact_after && queue_head_ * 2 >= queue_.size()) {
     queue_.erase(queue_.begin(), queue_.begin() + static_cast<long>(queue_head_));

@@ -11,10 +11,10 @@
 namespace cafmcp::http {
 
 http_session::http_session(std::string id, session_host& host, bool stateless)
-  : id_(std::move(id)), host_(host), options_(host.options()), outbox_(host.outbox()), stateless_(stateless),
-    headers_(stateless ? std::string() : "Mcp-Session-Id: " + id_ + "\r\n"),
-    clustered_(!stateless && !host.core().options().cluster.url.empty()) {
-  new_stream(0);
+  : stateless_(stateless), clustered_(!stateless && !host.core().options().cluster.url.empty()),
+    outbox_(host.outbox()), id_(std::move(id)), host_(host), options_(host.options()),
+    headers_(stateless ? std::string() : "Mcp-Session-Id: " + id_ + "\r\n") {
+  standalone_ = &new_stream(0);
   if (clustered_)
     last_mark_ = {host.core().log_now(), 0};
 }
@@ -126,7 +126,7 @@ void http_session::route_marked(const frame& f, const std::optional<log_mark>& l
     m = last_mark_.next_own();
   }
   last_mark_ = std::max(last_mark_, m);
-  streams_.at(0).history.append(f, coarse_now(), m);
+  standalone_->history.append(f, coarse_now(), m);
   flush_marked();
 }
 
@@ -135,7 +135,7 @@ void http_session::route_marked(const frame& f, const std::optional<log_mark>& l
 // while the lease lapsed (this node paused or cut off from the log) what
 // would go out waits in the history until the node hears from the log.
 void http_session::flush_marked() {
-  auto& s = streams_.at(0);
+  auto& s = *standalone_;
   auto c = s.conn.lock();
   if (!c || !c->open())
     return;
@@ -183,7 +183,7 @@ void http_session::route(frame f, const routing& where) {
   if (!where.request_key) { // unrelated: the standalone stream, or its history
     if (clustered_)
       return route_marked(f, where.logged);
-    auto& s = streams_.at(0);
+    auto& s = *standalone_;
     auto seq = s.history.append(f);
     write(s, 0, seq, std::move(f));
     return;
@@ -358,7 +358,7 @@ void http_session::open_stream(const std::shared_ptr<http_conn>& c,
 // two streams.
 void http_session::open_marked_stream(const std::shared_ptr<http_conn>& c,
                                       const std::optional<stream_mark>& after) {
-  auto& s = streams_.at(0);
+  auto& s = *standalone_;
   if (auto current = s.conn.lock(); current && current->open()) {
     if (!after)
       return answer_error(*c, 409, "This session already has an open GET stream", std::nullopt, headers());

@@ -7,12 +7,13 @@
 // send()/close() are the only entry points from actor threads.
 #include <atomic>
 #include <chrono>
-#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
+
+#include <boost/container/deque.hpp>
 
 #include "cafmcp/http_options.hpp"
 #include "cafmcp/server.hpp"
@@ -120,11 +121,12 @@ private:
   struct stream {
     template <class... Args>
     explicit stream(Args&&... history_bounds) : history(std::forward<Args>(history_bounds)...) {}
-    event_store history;
+    // A delivery's fields first: they share the map node's first line.
     std::weak_ptr<http_conn> conn;
+    std::uint64_t delivered = 0; // standalone stream: last seq written to a connection
+    event_store history;
     bool finished = false; // its final response was sent
     std::chrono::steady_clock::time_point finished_at;
-    std::uint64_t delivered = 0; // standalone stream: last seq written to a connection
   };
   struct pending {
     // Strong: nothing else keeps a connection alive while it waits for
@@ -151,26 +153,31 @@ private:
   void attach_stream(stream& s, std::uint64_t id, const std::shared_ptr<http_conn>& c);
   void touch() { last_activity_ = std::chrono::steady_clock::now(); }
 
+  // What a delivery reads comes first (the line after the reference count
+  // and the vtable): a broadcast to 10,000 sessions misses on each line it
+  // touches.
+  std::atomic<bool> closing_{false};
+  bool ended_ = false;
+  bool stateless_ = false;
+  // Clustered: the standalone stream's events are named by stream_marks,
+  // and any node resumes them from the change log.
+  bool clustered_ = false;
+  stream* standalone_ = nullptr; // streams_'s 0, made with the session, kept till its end
+  std::shared_ptr<session_outbox> outbox_;
   std::string id_;
   std::optional<std::string> owner_;
   session_host& host_; // the loop thread's; actor threads use only outbox_
   const http_options& options_;
-  std::shared_ptr<session_outbox> outbox_;
-  bool stateless_ = false;
-  std::string headers_; // "Mcp-Session-Id: ...\r\n", or nothing when stateless
-  // Clustered: the standalone stream's events are named by stream_marks,
-  // and any node resumes them from the change log.
-  bool clustered_ = false;
+  std::string headers_;                   // "Mcp-Session-Id: ...\r\n", or nothing when stateless
   stream_mark last_mark_;                 // the newest event of the standalone stream
   std::optional<log_mark> replayed_upto_; // notifications up to here were told by a replay
   std::shared_ptr<stream_claim> claim_;   // on the open GET stream
   std::shared_ptr<connection> core_;
   std::map<std::uint64_t, stream> streams_; // 0: the standalone GET stream
   std::unordered_map<std::string, pending> pending_;
-  std::deque<std::uint64_t> finished_; // request streams, oldest first
+  // Request streams, oldest first (Boost's deque: no allocation until one).
+  boost::container::deque<std::uint64_t> finished_;
   std::uint64_t next_stream_ = 1;
-  std::atomic<bool> closing_{false};
-  bool ended_ = false;
   std::chrono::steady_clock::time_point last_activity_ = std::chrono::steady_clock::now();
 };
 
