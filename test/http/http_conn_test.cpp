@@ -12,10 +12,10 @@
 namespace cafmcp::http {
 namespace {
 
-std::string read_available(tcp::socket& s) {
-  std::string out(s.available(), '\0');
-  if (!out.empty())
-    net::read(s, net::buffer(out));
+// Exactly `n` bytes (blocking: what never comes fails the test by its timeout).
+std::string read_exactly(tcp::socket& s, std::size_t n) {
+  std::string out(n, '\0');
+  net::read(s, net::buffer(out));
   return out;
 }
 
@@ -34,19 +34,20 @@ TEST(HttpConn, EventsOfEveryIdLengthArriveWholeAndInOrder) {
   conn->send_event(stream_mark{{u64, u64, u32}, u32}, data); // the longest id there is
   conn->send_event(u64, u64, data);                          // long: from the heap
   conn->send_event(stream_mark{{1, 2, 3}, 4}, data);
-  loop.ioc.poll(); // the writes start on the loop's next step; loopback takes them at once
+  loop.ioc.poll(); // the writes start on the loop's next step
   auto n = [](auto v) { return std::to_string(v); };
   std::string longest_mark = "L";
   longest_mark += n(u64) + "-" + n(u64) + "." + n(u32) + "." + n(u32);
   std::string expected;
-  for (const std::string& id : {std::string("7-9"), longest_mark, n(u64) + "-" + n(u64), std::string("L1-2.3.4")}) {
+  for (const std::string& id :
+       {std::string("7-9"), longest_mark, n(u64) + "-" + n(u64), std::string("L1-2.3.4")}) {
     expected += "id: ";
     expected += id;
     expected += "\ndata: ";
     expected += *data;
     expected += "\n\n";
   }
-  EXPECT_EQ(read_available(client), expected);
+  EXPECT_EQ(read_exactly(client, expected.size()), expected);
   EXPECT_EQ(counters.queued_bytes.load(), 0u); // all of it left the process
 }
 
