@@ -123,6 +123,11 @@ if paced in runs:
     print(f"floor (b) one round at a time (the writer waits for every frame of a round to be read): {fmt(get(paced))}/s "
           f"to {get(paced, 'sockets')} sockets, latency p50 {fmt(get(paced, 'p50_us'))} us, "
           f"p99 {fmt(get(paced, 'p99_us'))} us{versus_ts}")
+if "floor_sse_10k_one_at_a_time" in runs:
+    paced_10k = "floor_sse_10k_one_at_a_time"
+    print(f"floor (b) at {get(paced_10k, 'sockets')} sockets: {fmt(get('floor_sse_10k'))}/s streaming, "
+          f"{fmt(get(paced_10k))}/s one round at a time ({ratio(get(paced_10k), get('floor_sse_10k'))} of streaming), "
+          f"p99 {fmt(get(paced_10k, 'p99_us'))} us")
 print(f"floor (a): one shared payload to {get('floor_caf', 'actors')} CAF actors: {fmt(caf)}/s")
 print(f"floor (c): a bare one-thread Asio HTTP/1.1 server answering each POST with a fixed JSON-RPC body: "
       f"{fmt(get('floor_requests'))} req/s, p99 {fmt(get('floor_requests', 'p99_us'))} us")

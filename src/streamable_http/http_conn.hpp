@@ -131,6 +131,7 @@ private:
   bool over_limit_ = false;        // accepted past max_connections: answered 503
   bool timed_out_ = false;         // the request did not arrive in time
   bool counted_unwritten_ = false; // in loop_.unwritten
+  int fd_ = -1;                    // socket_'s, on the lines a delivery touches
   tcp::socket socket_;
   net::steady_timer read_timer_; // the header's or body's deadline while reading
   beast::flat_buffer buffer_;
