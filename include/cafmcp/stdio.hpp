@@ -33,7 +33,10 @@ struct stdio_options {
   /// once finds the server awake, and skips a wake-up of a sleeping thread,
   /// the largest part of a request's latency on a virtual machine. Costs at
   /// most this much CPU per request read; 0 turns it off (and so does a
-  /// machine with one CPU, where it would only delay other threads).
+  /// machine with one CPU, where it would only delay other threads). While
+  /// the client shares the reader's CPU (the spin then holds it up: spins
+  /// keep running out just before its line comes), the reader stops
+  /// spinning, and tries again now and then.
   std::chrono::microseconds poll_before_sleep{50};
 };
 

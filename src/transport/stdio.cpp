@@ -1,10 +1,12 @@
 #include "transport/stdio.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
+#include <cstring>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -16,6 +18,8 @@
 
 #include "cafmcp/server.hpp"
 #include "cafmcp/stdio.hpp"
+
+#include "transport/spin_policy.hpp"
 
 namespace cafmcp::transport {
 namespace {
@@ -62,8 +66,12 @@ public:
         return false;
       }
       // The pipe is full (or took part of it): the writer thread goes on
-      // from where this left off, ahead of anything queued meanwhile.
+      // from where this left off, ahead of anything queued meanwhile. It
+      // is told so here: without a frame after this one, nothing else
+      // would wake it, and an answer longer than the pipe holds stopped
+      // part-way until the next message (or end of input) came.
       queue_.push_front(done == 0 ? std::move(message) : rest_of(*message, done));
+      cv_.notify_one();
       return true;
     }
     queue_.push_back(std::move(message));
@@ -224,38 +232,57 @@ int serve_stdio(server& srv, int in, int out, const stdio_options& options) {
   // Polls `in` until it has something to read (or is at its end), for at
   // most poll_before_sleep: the read() after it then finds the line
   // without sleeping. Bounded, and over as soon as the next line arrives.
-  // On one CPU the poll would only take the time a handler thread needs.
-  const auto spin =
-    std::thread::hardware_concurrency() > 1 ? options.poll_before_sleep : std::chrono::microseconds(0);
-  auto look_for_next_line = [in, spin] {
-    if (spin.count() <= 0)
-      return;
+  // On one CPU the poll would only take the time a handler thread needs;
+  // on a CPU the client shares, too (spin_policy.hpp tells, as it goes).
+  spin_policy spin(std::thread::hardware_concurrency() > 1 ? options.poll_before_sleep
+                                                           : std::chrono::microseconds(0));
+  auto line_within = [in](spin_policy::duration budget) {
     pollfd p{in, POLLIN, 0};
-    const auto until = std::chrono::steady_clock::now() + spin;
-    while (::poll(&p, 1, 0) == 0 && std::chrono::steady_clock::now() < until) {
-    } // ready, hung up or an error: read() says which
+    const auto until = std::chrono::steady_clock::now() + budget;
+    for (;;) {
+      if (::poll(&p, 1, 0) != 0)
+        return true; // ready, hung up or an error: read() says which
+      if (std::chrono::steady_clock::now() >= until)
+        return false;
+    }
   };
   for (;;) {
-    look_for_next_line();
+    bool missed = false;
+    if (auto budget = spin.next(); budget > spin_policy::duration::zero()) {
+      if (line_within(budget))
+        spin.found();
+      else
+        missed = true;
+    }
+    const auto blocked_at =
+      missed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
     auto n = ::read(in, buf, sizeof buf);
+    if (missed)
+      spin.missed(std::chrono::steady_clock::now() - blocked_at);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
       break;
-    for (ssize_t i = 0; i < n; ++i) {
-      char c = buf[i];
-      if (c == '\n') {
-        if (!line.empty() && line.back() == '\r')
-          line.pop_back();
-        if (!line.empty())
-          conn->receive(std::move(line));
-        line.clear();
-        oversized = false;
-      } else if (!oversized) {
-        line.push_back(c);
-        if (line.size() >= cap)
-          oversized = true;
+    // Whole runs of bytes up to each newline (memchr), not a byte at a
+    // time: ~4,000 instructions per update went to the loop here.
+    const char* p = buf;
+    const char* const end = buf + n;
+    for (;;) {
+      auto* newline = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+      auto* stop = newline ? newline : end;
+      if (!oversized && stop != p) {
+        line.append(p, std::min(static_cast<std::size_t>(stop - p), cap - line.size()));
+        oversized = line.size() >= cap;
       }
+      if (!newline)
+        break;
+      if (!line.empty() && line.back() == '\r')
+        line.pop_back();
+      if (!line.empty())
+        conn->receive(std::move(line));
+      line.clear();
+      oversized = false;
+      p = newline + 1;
     }
     run_later(); // every line read is handled before this thread blocks in read() again
   }

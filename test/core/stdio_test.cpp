@@ -134,6 +134,45 @@ TEST(Stdio, ServesLinesAndExitsZeroOnEof) {
   ::close(p.from_server[0]);
 }
 
+// Lines as the reader finds them: one longer than a read takes (it arrives
+// over several), lines ending in CRLF, two lines in one write. Each is one
+// message, byte for byte: the long one's text comes back whole.
+TEST(Stdio, LinesLongerThanAReadOrEndingInCrlfArriveWhole) {
+  auto o = all_on();
+  o.message_limits.max_message_bytes = 256 * 1024;
+  server srv(o);
+  ASSERT_TRUE(applied(srv.add_tool(echo_tool("echo"))));
+  served_stdio io(srv);
+  io.p.write_line(
+    R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"s","version":"1"}}})"
+    "\r");
+  ASSERT_TRUE(json::parse(io.p.read_line()).contains("result"));
+  auto call = [](int id, const std::string& text) {
+    return json{{"jsonrpc", "2.0"},
+                {"id", id},
+                {"method", "tools/call"},
+                {"params", {{"name", "echo"}, {"arguments", {{"text", text}}}}}}
+      .dump();
+  };
+  std::string text(150 * 1024, 'a'); // the reader takes 64 KiB at a time
+  for (std::size_t i = 0; i < text.size(); i += 7)
+    text[i] = static_cast<char>('b' + i % 23);
+  io.p.write_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+                  "\r\n"
+                  + call(2, text) + "\r");
+  auto long_answer = json::parse(io.p.read_line());
+  EXPECT_EQ(long_answer["id"], 2);
+  EXPECT_TRUE(long_answer["result"]["content"][0]["text"] == text); // not printed: 150 KiB
+  io.p.write_line(call(3, "x") + "\n" + call(4, "y") + "\r");
+  auto three = json::parse(io.p.read_line());
+  auto four = json::parse(io.p.read_line());
+  EXPECT_EQ(three["result"]["content"][0]["text"], "x");
+  EXPECT_EQ(four["result"]["content"][0]["text"], "y");
+  io.eof();
+  io.thread.join();
+  EXPECT_EQ(io.status, 0);
+}
+
 // Damaged lines (flipped, cut, repeated, hostile tokens spliced in, or
 // members of the wrong type and size) from a client that has initialized: whatever they are, every line the
 // server writes is one whole JSON-RPC message, a ping after each batch is still answered, and EOF still ends
