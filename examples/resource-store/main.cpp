@@ -46,11 +46,13 @@ int main(int argc, char** argv) {
     opts.tools = opts.resources = capability_mode::on;
     flags.apply(opts);
     server srv(opts);
-    resource_store store(srv, {std::chrono::seconds(ttl_s),
-                               max_entries,
-                               {store_representation::packet("store://packet/{id}"),
-                                store_representation::text("store://content/{id}"),
-                                store_representation::blob("store://blob/{id}")}});
+    resource_store_options store_opts;
+    store_opts.ttl = std::chrono::seconds(ttl_s);
+    store_opts.max_entries = max_entries;
+    store_opts.representations = {store_representation::packet("store://packet/{id}"),
+                                  store_representation::text("store://content/{id}"),
+                                  store_representation::blob("store://blob/{id}")};
+    resource_store store(srv, store_opts);
 
     json text_schema = {{"type", "object"},
                         {"properties",
