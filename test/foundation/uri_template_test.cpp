@@ -162,6 +162,22 @@ TEST(UriTemplate, AReservedValueHoldingATripletReadsBackDecoded) {
   EXPECT_EQ(again->at("path"), ":");
 }
 
+// Reserved expansion also keeps a value's commas (',' is reserved) while a
+// comma separates the values of a multi-variable expression: an encoded
+// comma reads back into one value, whose expansion then reads back as two.
+// RFC 6570 expansion is not one-to-one there; the match is still the right
+// one for the URI it was given (found by fuzzing).
+TEST(UriTemplate, AReservedValueHoldingACommaSplitsAmongSeveralVariables) {
+  uri_template t("f{+a,b}");
+  auto m = t.match("fx%2Cy");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(*m, (uri_template::variables{{"a", "x,y"}}));
+  EXPECT_EQ(t.expand(*m), "fx,y");
+  auto again = t.match("fx,y");
+  ASSERT_TRUE(again);
+  EXPECT_EQ(*again, (uri_template::variables{{"a", "x"}, {"b", "y"}}));
+}
+
 TEST(UriTemplate, ListsVariableNamesInOrder) {
   uri_template t("x://{a}/{+b}{?c,d}");
   EXPECT_EQ(t.variable_names(), (std::vector<std::string>{"a", "b", "c", "d"}));
