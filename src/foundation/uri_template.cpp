@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "foundation/percent_encoding.hpp"
@@ -163,13 +164,24 @@ bool read_named(const uri_template::part& p, std::string_view text, uri_template
 // "1,2,2": b=1, a=2, x undefined; read as "the first three" it would make
 // x=2 and then fail on a). Defined-first keeps the usual case linear; the
 // search spends the match's work budget, so a hostile template is refused,
-// never a hang.
+// never a hang. Two counts cut doomed choices short: pieces left over that
+// the names left cannot hold, and pieces owed to places where a name
+// already chosen defined stands again (a 17-name expression repeating four
+// names, found by fuzzing, took 6,191 steps instead of 10,155 to read
+// back; still past its budget of ~4,900, so refused).
 class positional_reader {
 public:
   /// Each step spends one unit of `budget`, the whole match's (matcher).
   positional_reader(const std::vector<std::string>& names, const std::vector<std::string_view>& pieces,
                     std::size_t& budget)
-    : names_(names), pieces_(pieces), budget_(budget) {}
+    : names_(names), pieces_(pieces), budget_(budget) {
+    if (names.size() < 2)
+      return; // nothing repeats: nothing owed
+    again_.resize(names.size());
+    std::unordered_map<std::string_view, std::size_t> seen_after;
+    for (std::size_t i = names.size(); i-- > 0;)
+      again_[i] = seen_after[names[i]]++;
+  }
 
   bool read(uri_template::variables& vars) {
     if (!at(0, 0))
@@ -184,6 +196,9 @@ private:
   bool at(std::size_t name, std::size_t piece) {
     if (name == names_.size())
       return piece == pieces_.size();
+    std::size_t pieces_left = pieces_.size() - piece;
+    if (pieces_left > names_.size() - name || pieces_left < owed_)
+      return false;
     if (budget_ == 0)
       return false;
     --budget_;
@@ -191,11 +206,20 @@ private:
     if (auto it = chosen_.find(n); it != chosen_.end()) { // decided where it first stood
       if (!it->second)
         return at(name + 1, piece);
-      return piece < pieces_.size() && decoded(piece) == it->second && at(name + 1, piece + 1);
+      if (piece == pieces_.size() || decoded(piece) != it->second)
+        return false;
+      --owed_;
+      bool found = at(name + 1, piece + 1);
+      ++owed_;
+      return found;
     }
     if (piece < pieces_.size() && decoded(piece)) {
       chosen_[n] = decoded(piece);
-      if (at(name + 1, piece + 1))
+      std::size_t owes = again_.empty() ? 0 : again_[name];
+      owed_ += owes;
+      bool found = at(name + 1, piece + 1);
+      owed_ -= owes;
+      if (found)
         return true;
     }
     chosen_[n] = std::nullopt; // undefined: it stands nowhere
@@ -217,6 +241,8 @@ private:
   std::map<std::string, std::optional<std::string>> chosen_; // name -> its value, or undefined
   std::map<std::size_t, std::optional<std::string>> decoded_; // piece -> percent-decoded, or invalid
   std::size_t& budget_;
+  std::vector<std::size_t> again_; // place -> how many later places its name stands in
+  std::size_t owed_ = 0;           // places ahead where a name chosen defined stands again
 };
 
 // Reads one expression's expansion back into variables; false if `text`
