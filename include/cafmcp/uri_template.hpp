@@ -34,6 +34,17 @@ public:
   /// may span segments. Literal text must match exactly.
   std::optional<variables> match(std::string_view uri) const;
 
+  /// match()'s answer, and whether a "no" was the matcher giving up: its
+  /// work is bounded by a budget linear in the URI's length, and the rare
+  /// template that needs more for some URI (adjacent expressions, a name
+  /// repeated among many in one expression, long runs of literal text
+  /// inside values) is refused rather than searched without end.
+  struct match_result {
+    std::optional<variables> values;
+    bool gave_up = false;
+  };
+  match_result try_match(std::string_view uri) const;
+
   /// True when the text holds at least one expression.
   bool is_template() const noexcept { return !names_.empty(); }
 

@@ -295,6 +295,9 @@ public:
     return at(0, 0, out);
   }
 
+  /// After run(): whether the budget ran out (a refusal, not a verdict).
+  bool gave_up() const { return budget_ == 0; }
+
 private:
   bool at(std::size_t index, std::size_t pos, uri_template::variables& out) {
     if (index == parts_.size())
@@ -463,10 +466,15 @@ std::string uri_template::expand(const variables& vars) const {
 }
 
 std::optional<uri_template::variables> uri_template::match(std::string_view uri) const {
+  return try_match(uri).values;
+}
+
+uri_template::match_result uri_template::try_match(std::string_view uri) const {
   variables vars;
-  if (matcher(parts_, uri).run(vars))
-    return vars;
-  return std::nullopt;
+  matcher m(parts_, uri);
+  if (m.run(vars))
+    return {std::move(vars), false};
+  return {std::nullopt, m.gave_up()};
 }
 
 } // namespace cafmcp

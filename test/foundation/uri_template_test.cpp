@@ -399,6 +399,22 @@ TEST(UriTemplate, RepeatedNamesAcrossManyUndefinedOnesReadBack) {
   EXPECT_FALSE(t.match("1,2,3,4,1,2,3,5"));
 }
 
+// A "no" says whether it is a verdict or the work budget running out (a
+// search over where adjacent expressions end, quadratic in the URI).
+TEST(UriTemplate, TryMatchSaysWhenItGaveUp) {
+  uri_template t("{a}{b}{c}{d}y{e}");
+  auto hard = t.try_match(std::string(400, 'a'));
+  EXPECT_FALSE(hard.values);
+  EXPECT_TRUE(hard.gave_up);
+  auto plain = uri_template("x://{id}/data").try_match("x://1/other");
+  EXPECT_FALSE(plain.values);
+  EXPECT_FALSE(plain.gave_up);
+  auto found = t.try_match("abcdye");
+  ASSERT_TRUE(found.values);
+  EXPECT_FALSE(found.gave_up);
+  EXPECT_EQ(found.values->at("e"), "e");
+}
+
 TEST(UriTemplate, TemplateWithoutExpressionsMatchesOnlyItself) {
   uri_template t("test://static/resource/1");
   auto m = t.match("test://static/resource/1");
