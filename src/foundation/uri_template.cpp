@@ -277,10 +277,26 @@ bool read_expression(const uri_template::part& p, std::string_view text, uri_tem
 // the following literal occurs, the last one takes the rest, dead
 // (part, offset) states are remembered, and a work budget bounds the
 // remaining pathological cases (adjacent reserved expressions).
+//
+// A name in several expressions (`{x}/{x}`, `{#f}{b}{#f}`) has one value:
+// the values read so far travel down the search, so an expression whose
+// reading disagrees is tried at another length at once. (Merging on the
+// way back up instead took the first reading of the rest and never asked
+// it for another: "x,t#abx,x,t#ab", an expansion of
+// `{b,s}{#frag}{b,b,s}{#frag}`, did not match; found by fuzzing.) A dead
+// state is remembered only where nothing bound so far can matter to it.
 class matcher {
 public:
   matcher(const parts_t& parts, std::string_view uri)
-    : parts_(parts), uri_(uri), budget_(16 * uri.size() + 4096) {}
+    : parts_(parts), uri_(uri), budget_(16 * uri.size() + 4096), memo_ok_(parts.size() + 1, true) {
+    // memo_ok_[i]: no name of parts i.. also stands before i.
+    std::unordered_map<std::string_view, std::size_t> first_part;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      for (auto& n : parts[i]->names)
+        if (auto [it, fresh] = first_part.try_emplace(n, i); !fresh && it->second < i)
+          for (std::size_t j = it->second + 1; j <= i; ++j)
+            memo_ok_[j] = false;
+  }
 
   bool run(uri_template::variables& out) {
     // Literal text at either end is fixed: checking it first settles most
@@ -292,38 +308,43 @@ public:
         && (uri_.size() < parts_.back()->literal.size()
             || uri_.substr(uri_.size() - parts_.back()->literal.size()) != parts_.back()->literal))
       return false;
-    return at(0, 0, out);
+    if (!at(0, 0))
+      return false;
+    out = std::move(bound_);
+    return true;
   }
 
   /// After run(): whether the budget ran out (a refusal, not a verdict).
   bool gave_up() const { return budget_ == 0; }
 
 private:
-  bool at(std::size_t index, std::size_t pos, uri_template::variables& out) {
+  bool at(std::size_t index, std::size_t pos) {
     if (index == parts_.size())
       return pos == uri_.size();
     auto key = (static_cast<std::uint64_t>(index) << 40) | pos;
-    if (dead_.count(key))
+    bool memo = memo_ok_[index];
+    if (memo && dead_.count(key))
       return false;
-    if (try_part(index, pos, out))
+    if (try_part(index, pos))
       return true;
-    dead_.insert(key);
+    if (memo)
+      dead_.insert(key);
     return false;
   }
 
-  bool try_part(std::size_t index, std::size_t pos, uri_template::variables& out) {
+  bool try_part(std::size_t index, std::size_t pos) {
     const auto& p = *parts_[index];
     auto rest = uri_.substr(pos);
     if (p.names.empty())
-      return rest.substr(0, p.literal.size()) == p.literal && at(index + 1, pos + p.literal.size(), out);
+      return rest.substr(0, p.literal.size()) == p.literal && at(index + 1, pos + p.literal.size());
     auto limit = extent(*p.rules, rest);
     if (index + 1 == parts_.size()) // the last expression takes the whole rest
-      return limit == rest.size() && try_end(index, pos, rest.size(), out);
+      return limit == rest.size() && try_end(index, pos, rest.size());
     // Otherwise longest first, backing off until the rest matches too.
     const auto& next = *parts_[index + 1];
     if (next.names.empty()) {
       for (std::size_t len = limit + 1; len-- > 0 && spend(1);)
-        if (rest.compare(len, next.literal.size(), next.literal) == 0 && try_end(index, pos, len, out))
+        if (rest.compare(len, next.literal.size(), next.literal) == 0 && try_end(index, pos, len))
           return true;
       return false;
     }
@@ -335,27 +356,36 @@ private:
       return !prefix.empty() && rest.compare(len, prefix.size(), prefix) == 0;
     };
     for (std::size_t len = limit + 1; len-- > 0 && spend(1);)
-      if (starts_next(len) && try_end(index, pos, len, out))
+      if (starts_next(len) && try_end(index, pos, len))
         return true;
     for (std::size_t len = limit + 1; len-- > 0 && spend(1);)
-      if (!starts_next(len) && try_end(index, pos, len, out))
+      if (!starts_next(len) && try_end(index, pos, len))
         return true;
     return false;
   }
 
-  // Expression `index` covers uri_[pos, pos + len) and the rest matches.
-  bool try_end(std::size_t index, std::size_t pos, std::size_t len, uri_template::variables& out) {
+  // Expression `index` covers uri_[pos, pos + len), agrees with what is
+  // bound, and the rest matches.
+  bool try_end(std::size_t index, std::size_t pos, std::size_t len) {
     if (!spend(len + 1))
       return false;
     uri_template::variables mine;
     if (!read_expression(*parts_[index], uri_.substr(pos, len), mine, budget_))
       return false;
-    uri_template::variables after;
-    if (!at(index + 1, pos + len, after) || !merge(mine, after))
-      return false;
-    for (auto& kv : mine)
-      out.insert(std::move(kv));
-    return true;
+    std::vector<const std::string*> added;
+    bool agrees = true;
+    for (auto& [name, value] : mine) {
+      auto [it, fresh] = bound_.try_emplace(name, value);
+      if (fresh)
+        added.push_back(&it->first);
+      else if (it->second != value)
+        agrees = false;
+    }
+    if (agrees && at(index + 1, pos + len))
+      return true;
+    for (auto* name : added)
+      bound_.erase(*name);
+    return false;
   }
 
   // How far this expression could reach from the start of `rest`.
@@ -367,16 +397,6 @@ private:
       if (contains(r.never, rest[i]))
         return i;
     return rest.size();
-  }
-
-  // A variable used twice in one template must have one value.
-  static bool merge(uri_template::variables& into, uri_template::variables& from) {
-    for (auto& [name, value] : from) {
-      auto [it, fresh] = into.emplace(name, value);
-      if (!fresh && it->second != value)
-        return false;
-    }
-    return true;
   }
 
   bool spend(std::size_t steps) {
@@ -391,7 +411,9 @@ private:
   const parts_t& parts_;
   std::string_view uri_;
   std::size_t budget_;
+  std::vector<bool> memo_ok_;
   std::unordered_set<std::uint64_t> dead_;
+  uri_template::variables bound_; // values read so far, down the current path
 };
 
 } // namespace

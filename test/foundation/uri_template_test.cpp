@@ -415,6 +415,18 @@ TEST(UriTemplate, TryMatchSaysWhenItGaveUp) {
   EXPECT_EQ(found.values->at("e"), "e");
 }
 
+// A name's value from one expression steers where a later one ends: the
+// first reading of "#abx,x,t#ab" after "x,t" gives frag="abx,x,t#a" and
+// b="b", which b=x rules out, and the search must go on to frag="ab"
+// (found by fuzzing: input crash-7a675a0c... in the corpus).
+TEST(UriTemplate, ANameReadEarlierSteersWhereALaterExpressionEnds) {
+  uri_template t("{b,s}{#frag}{b,b,s}{#frag}");
+  uri_template::variables vars{{"b", "x"}, {"s", "t"}, {"frag", "ab"}};
+  ASSERT_EQ(t.expand(vars), "x,t#abx,x,t#ab");
+  EXPECT_EQ(t.match("x,t#abx,x,t#ab"), vars);
+  EXPECT_FALSE(t.match("x,t#abx,y,t#ab"));
+}
+
 TEST(UriTemplate, TemplateWithoutExpressionsMatchesOnlyItself) {
   uri_template t("test://static/resource/1");
   auto m = t.match("test://static/resource/1");
