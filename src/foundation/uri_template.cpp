@@ -1,6 +1,7 @@
 #include "cafmcp/uri_template.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -169,6 +170,10 @@ bool read_named(const uri_template::part& p, std::string_view text, uri_template
 // already chosen defined stands again (a 17-name expression repeating four
 // names, found by fuzzing, took 6,191 steps instead of 10,155 to read
 // back; still past its budget of ~4,900, so refused).
+// Takes one reading of an expression; true when the whole match succeeded
+// with it.
+using reading_taker = std::function<bool(const uri_template::variables&)>;
+
 class positional_reader {
 public:
   /// Each step spends one unit of `budget`, the whole match's (matcher).
@@ -183,19 +188,18 @@ public:
       again_[i] = seen_after[names[i]]++;
   }
 
-  bool read(uri_template::variables& vars) {
-    if (!at(0, 0))
-      return false;
-    for (auto& [name, value] : chosen_)
-      if (value && !assign_value(vars, name, *value))
-        return false;
-    return true;
+  /// Offers each reading to `take` until it accepts one (true) or none is
+  /// left (false): the first reading of an expression may disagree with a
+  /// later expression where another reading would not.
+  bool read(const reading_taker& take) {
+    take_ = &take;
+    return at(0, 0);
   }
 
 private:
   bool at(std::size_t name, std::size_t piece) {
     if (name == names_.size())
-      return piece == pieces_.size();
+      return piece == pieces_.size() && offer();
     std::size_t pieces_left = pieces_.size() - piece;
     if (pieces_left > names_.size() - name || pieces_left < owed_)
       return false;
@@ -229,6 +233,14 @@ private:
     return false;
   }
 
+  bool offer() {
+    uri_template::variables vars;
+    for (auto& [name, value] : chosen_)
+      if (value)
+        vars.emplace(name, *value);
+    return (*take_)(vars);
+  }
+
   const std::optional<std::string>& decoded(std::size_t piece) {
     auto [it, fresh] = decoded_.try_emplace(piece);
     if (fresh)
@@ -243,11 +255,13 @@ private:
   std::size_t& budget_;
   std::vector<std::size_t> again_; // place -> how many later places its name stands in
   std::size_t owed_ = 0;           // places ahead where a name chosen defined stands again
+  const reading_taker* take_ = nullptr;
 };
 
-// Reads one expression's expansion back into variables; false if `text`
-// cannot be an expansion of it (or `budget` ran out reading it).
-bool read_expression(const uri_template::part& p, std::string_view text, uri_template::variables& vars,
+// Reads one expression's expansion back into variables and offers each
+// reading to `take`; false if `text` cannot be an expansion of it, no
+// reading was taken, or `budget` ran out reading it.
+bool read_expression(const uri_template::part& p, std::string_view text, const reading_taker& take,
                      std::size_t& budget) {
   const auto& r = *p.rules;
   std::string_view first = r.first;
@@ -255,12 +269,14 @@ bool read_expression(const uri_template::part& p, std::string_view text, uri_tem
     // An operator with a prefix marks its presence, so its absence means
     // "all undefined"; `{x}` and `{+x}` must match something, or a template
     // like `a/{id}/b` would accept `a//b`.
-    return !first.empty();
+    return !first.empty() && take({});
   if (text.substr(0, first.size()) != first)
     return false;
   text.remove_prefix(first.size());
-  if (r.named)
-    return read_named(p, text, vars);
+  if (r.named) {
+    uri_template::variables vars;
+    return read_named(p, text, vars) && take(vars);
+  }
   bool single = p.names.size() == 1;
   auto pieces = single ? std::vector<std::string_view>{text} : split(text, r.sep);
   if (pieces.size() > p.names.size())
@@ -268,7 +284,7 @@ bool read_expression(const uri_template::part& p, std::string_view text, uri_tem
   for (auto piece : pieces)
     if (!value_ok(piece, r, single))
       return false;
-  return positional_reader(p.names, pieces, budget).read(vars);
+  return positional_reader(p.names, pieces, budget).read(take);
 }
 
 // Backtracking over where each expression ends, made cheap enough for
@@ -278,13 +294,16 @@ bool read_expression(const uri_template::part& p, std::string_view text, uri_tem
 // (part, offset) states are remembered, and a work budget bounds the
 // remaining pathological cases (adjacent reserved expressions).
 //
-// A name in several expressions (`{x}/{x}`, `{#f}{b}{#f}`) has one value:
-// the values read so far travel down the search, so an expression whose
-// reading disagrees is tried at another length at once. (Merging on the
-// way back up instead took the first reading of the rest and never asked
-// it for another: "x,t#abx,x,t#ab", an expansion of
-// `{b,s}{#frag}{b,b,s}{#frag}`, did not match; found by fuzzing.) A dead
-// state is remembered only where nothing bound so far can matter to it.
+// A name in several expressions (`{x}/{x}`, `{#f}{b}{#f}`) is defined in
+// all of them with one value, or in none: what each expression read
+// travels down the search, and a reading that disagrees gives way to the
+// expression's next reading, then to its next length. (Merging on the way
+// back up took the first reading of the rest and never asked it for
+// another: "x,t#abx,x,t#ab", an expansion of `{b,s}{#frag}{b,b,s}{#frag}`,
+// did not match, and a name undefined in one place but defined in another
+// gave values that expand to another URI: 200 of 648 small cases in
+// test ANameInSeveralExpressionsIsDefinedInAllOrNone; found by fuzzing.)
+// A dead state is remembered only where nothing bound so far can matter.
 class matcher {
 public:
   matcher(const parts_t& parts, std::string_view uri)
@@ -310,7 +329,9 @@ public:
       return false;
     if (!at(0, 0))
       return false;
-    out = std::move(bound_);
+    for (auto& [name, value] : bound_)
+      if (value)
+        out.emplace(name, std::move(*value));
     return true;
   }
 
@@ -369,23 +390,29 @@ private:
   bool try_end(std::size_t index, std::size_t pos, std::size_t len) {
     if (!spend(len + 1))
       return false;
-    uri_template::variables mine;
-    if (!read_expression(*parts_[index], uri_.substr(pos, len), mine, budget_))
-      return false;
-    std::vector<const std::string*> added;
-    bool agrees = true;
-    for (auto& [name, value] : mine) {
-      auto [it, fresh] = bound_.try_emplace(name, value);
-      if (fresh)
-        added.push_back(&it->first);
-      else if (it->second != value)
-        agrees = false;
-    }
-    if (agrees && at(index + 1, pos + len))
-      return true;
-    for (auto* name : added)
-      bound_.erase(*name);
-    return false;
+    return read_expression(
+      *parts_[index], uri_.substr(pos, len),
+      [&](const uri_template::variables& mine) {
+        // Every name of the expression: its value here, or undefined.
+        std::vector<const std::string*> added;
+        bool agrees = true;
+        for (auto& name : parts_[index]->names) {
+          std::optional<std::string> here;
+          if (auto m = mine.find(name); m != mine.end())
+            here = m->second;
+          auto [it, fresh] = bound_.try_emplace(name, here);
+          if (fresh)
+            added.push_back(&it->first);
+          else if (it->second != here)
+            agrees = false;
+        }
+        if (agrees && at(index + 1, pos + len))
+          return true;
+        for (auto* name : added)
+          bound_.erase(*name);
+        return false;
+      },
+      budget_);
   }
 
   // How far this expression could reach from the start of `rest`.
@@ -413,7 +440,10 @@ private:
   std::size_t budget_;
   std::vector<bool> memo_ok_;
   std::unordered_set<std::uint64_t> dead_;
-  uri_template::variables bound_; // values read so far, down the current path
+  // What the expressions read so far, down the current path, made of each
+  // name: its value, or undefined (a name is defined everywhere it stands
+  // or nowhere).
+  std::map<std::string, std::optional<std::string>> bound_;
 };
 
 } // namespace

@@ -427,6 +427,32 @@ TEST(UriTemplate, ANameReadEarlierSteersWhereALaterExpressionEnds) {
   EXPECT_FALSE(t.match("x,t#abx,y,t#ab"));
 }
 
+// A name standing in two expressions is defined in both or in neither:
+// "1/1" for {a,b}/{b,a} is a=1 alone (or b=1 alone), never a=1 and b=1,
+// which expands to "1,1/1,1". Every pair of these expressions, around a
+// literal, with every way of leaving a or b undefined: what a URI matches
+// expands back to that URI.
+TEST(UriTemplate, ANameInSeveralExpressionsIsDefinedInAllOrNone) {
+  EXPECT_EQ(uri_template("{a,b}/{b,a}").match("1/1"), (uri_template::variables{{"a", "1"}}));
+  const std::vector<std::string> expressions = {"{a,b}",   "{b,a}",     "{a}",  "{b}", "{x,a}",
+                                                "{a,x,b}", "{x,b,a,b}", "{#a}", "{+b}"};
+  const std::vector<uri_template::variables> samples = {
+    {{"a", "1"}, {"b", "2"}}, {{"a", "1"}}, {{"b", "2"}}, {{"a", "1"}, {"b", "1"}}};
+  int matched = 0;
+  for (auto& first : expressions)
+    for (auto& second : expressions) {
+      uri_template t(first + "/" + second);
+      for (auto& vars : samples) {
+        auto expanded = t.expand(vars);
+        if (auto m = t.match(expanded)) {
+          ++matched;
+          EXPECT_EQ(t.expand(*m), expanded) << t.text() << " read " << expanded;
+        }
+      }
+    }
+  EXPECT_GT(matched, 250); // most match; those that cannot leave {a} or {b} empty
+}
+
 TEST(UriTemplate, TemplateWithoutExpressionsMatchesOnlyItself) {
   uri_template t("test://static/resource/1");
   auto m = t.match("test://static/resource/1");
