@@ -32,6 +32,10 @@ struct uri_template::part {
   std::string literal; // when names is empty
   const op_rules* rules = nullptr;
   std::vector<std::string> names; // the expression's variables
+  // No name of this part or a later one stands in an earlier part: where
+  // the match stands here, nothing read before matters (a dead state may be
+  // remembered).
+  bool independent = true;
 };
 
 namespace {
@@ -307,15 +311,7 @@ bool read_expression(const uri_template::part& p, std::string_view text, const r
 class matcher {
 public:
   matcher(const parts_t& parts, std::string_view uri)
-    : parts_(parts), uri_(uri), budget_(16 * uri.size() + 4096), memo_ok_(parts.size() + 1, true) {
-    // memo_ok_[i]: no name of parts i.. also stands before i.
-    std::unordered_map<std::string_view, std::size_t> first_part;
-    for (std::size_t i = 0; i < parts.size(); ++i)
-      for (auto& n : parts[i]->names)
-        if (auto [it, fresh] = first_part.try_emplace(n, i); !fresh && it->second < i)
-          for (std::size_t j = it->second + 1; j <= i; ++j)
-            memo_ok_[j] = false;
-  }
+    : parts_(parts), uri_(uri), budget_(16 * uri.size() + 4096) {}
 
   bool run(uri_template::variables& out) {
     // Literal text at either end is fixed: checking it first settles most
@@ -329,9 +325,9 @@ public:
       return false;
     if (!at(0, 0))
       return false;
-    for (auto& [name, value] : bound_)
-      if (value)
-        out.emplace(name, std::move(*value));
+    for (auto& [name, b] : bound_)
+      if (b.value)
+        out.emplace(name, std::move(*b.value));
     return true;
   }
 
@@ -343,7 +339,7 @@ private:
     if (index == parts_.size())
       return pos == uri_.size();
     auto key = (static_cast<std::uint64_t>(index) << 40) | pos;
-    bool memo = memo_ok_[index];
+    bool memo = parts_[index]->independent;
     if (memo && dead_.count(key))
       return false;
     if (try_part(index, pos))
@@ -390,29 +386,39 @@ private:
   bool try_end(std::size_t index, std::size_t pos, std::size_t len) {
     if (!spend(len + 1))
       return false;
+    struct where {
+      std::size_t index, end;
+    } here{index, pos + len};
+    // One reference captured: the taker fits std::function's own storage.
     return read_expression(
       *parts_[index], uri_.substr(pos, len),
-      [&](const uri_template::variables& mine) {
-        // Every name of the expression: its value here, or undefined.
-        std::vector<const std::string*> added;
-        bool agrees = true;
-        for (auto& name : parts_[index]->names) {
-          std::optional<std::string> here;
-          if (auto m = mine.find(name); m != mine.end())
-            here = m->second;
-          auto [it, fresh] = bound_.try_emplace(name, here);
-          if (fresh)
-            added.push_back(&it->first);
-          else if (it->second != here)
-            agrees = false;
-        }
-        if (agrees && at(index + 1, pos + len))
-          return true;
-        for (auto* name : added)
-          bound_.erase(*name);
-        return false;
-      },
+      [&here, this](const uri_template::variables& mine) { return take(here.index, here.end, mine); },
       budget_);
+  }
+
+  // Expression `index`, read as `mine`, agrees with what is bound, and the
+  // rest from `end` matches. Every name of the expression binds: its value
+  // here, or undefined.
+  bool take(std::size_t index, std::size_t end, const uri_template::variables& mine) {
+    const auto& names = parts_[index]->names;
+    bool agrees = true;
+    for (auto& name : names) {
+      auto m = mine.find(name);
+      const std::string* here = m == mine.end() ? nullptr : &m->second;
+      auto it = bound_.find(name);
+      if (it == bound_.end()) {
+        bound_.emplace(name, binding{here ? std::optional<std::string>(*here) : std::nullopt, index});
+      } else if (it->second.value.has_value() != (here != nullptr) || (here && *it->second.value != *here)) {
+        agrees = false;
+        break;
+      }
+    }
+    if (agrees && at(index + 1, end))
+      return true;
+    for (auto& name : names)
+      if (auto it = bound_.find(name); it != bound_.end() && it->second.by == index)
+        bound_.erase(it);
+    return false;
   }
 
   // How far this expression could reach from the start of `rest`.
@@ -438,17 +444,21 @@ private:
   const parts_t& parts_;
   std::string_view uri_;
   std::size_t budget_;
-  std::vector<bool> memo_ok_;
   std::unordered_set<std::uint64_t> dead_;
   // What the expressions read so far, down the current path, made of each
   // name: its value, or undefined (a name is defined everywhere it stands
   // or nowhere).
-  std::map<std::string, std::optional<std::string>> bound_;
+  struct binding {
+    std::optional<std::string> value;
+    std::size_t by; // the expression that bound it first (undone with it)
+  };
+  std::map<std::string, binding> bound_;
 };
 
 } // namespace
 
 uri_template::uri_template(std::string text) : text_(std::move(text)) {
+  std::vector<std::shared_ptr<part>> built;
   std::size_t i = 0;
   while (i < text_.size()) {
     auto open = text_.find('{', i);
@@ -458,7 +468,7 @@ uri_template::uri_template(std::string text) : text_(std::move(text)) {
     if (open != i) {
       auto p = std::make_shared<part>();
       p->literal = text_.substr(i, open - i);
-      parts_.push_back(std::move(p));
+      built.push_back(std::move(p));
     }
     if (open == std::string::npos)
       break;
@@ -486,9 +496,28 @@ uri_template::uri_template(std::string text) : text_(std::move(text)) {
       p->names.emplace_back(name);
       names_.emplace_back(name);
     }
-    parts_.push_back(std::move(p));
+    built.push_back(std::move(p));
     i = close + 1;
   }
+  // Which parts are independent of those before them (see part): a name
+  // whose first place is f and last place l makes the parts f+1..l
+  // dependent (marked as ranges, not place by place).
+  std::map<std::string_view, std::pair<std::size_t, std::size_t>> places; // name -> first, last
+  for (std::size_t at = 0; at < built.size(); ++at)
+    for (auto& n : built[at]->names)
+      places.try_emplace(n, at, at).first->second.second = at;
+  std::vector<int> opened(built.size() + 1, 0);
+  for (auto& [name, range] : places)
+    if (range.first < range.second) {
+      ++opened[range.first + 1];
+      --opened[range.second + 1];
+    }
+  int spanning = 0;
+  for (std::size_t at = 0; at < built.size(); ++at) {
+    spanning += opened[at];
+    built[at]->independent = spanning == 0;
+  }
+  parts_.assign(built.begin(), built.end());
 }
 
 std::string uri_template::expand(const variables& vars) const {

@@ -441,7 +441,9 @@ TEST(UriTemplate, ANameInSeveralExpressionsIsDefinedInAllOrNone) {
   int matched = 0;
   for (auto& first : expressions)
     for (auto& second : expressions) {
-      uri_template t(first + "/" + second);
+      std::string text = first;
+      text.append("/").append(second);
+      uri_template t(text);
       for (auto& vars : samples) {
         auto expanded = t.expand(vars);
         if (auto m = t.match(expanded)) {
