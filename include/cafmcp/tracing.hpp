@@ -70,4 +70,16 @@ inline std::unique_ptr<span> start_span(tracer* t, std::string_view name, span_k
   return t ? t->start(name, kind, parent) : nullptr;
 }
 
+/// As above, named `prefix` followed by `name`: joined only when `t` is set,
+/// so a server without tracing builds no span names on its hot paths.
+inline std::unique_ptr<span> start_span(tracer* t, std::string_view prefix, std::string_view name,
+                                        span_kind kind, const trace_context& parent = {}) {
+  if (!t)
+    return nullptr;
+  std::string joined;
+  joined.reserve(prefix.size() + name.size());
+  joined.append(prefix).append(name);
+  return t->start(joined, kind, parent);
+}
+
 } // namespace cafmcp

@@ -73,10 +73,11 @@ void deliver(notifier_actor::pointer self, notifier_state::listener& l,
     self->send(l.req.link.handle, close_atom::value);
 }
 
+// Views of what the caller holds for the call (a broadcast is synchronous).
 struct broadcast_facts {
   std::string_view method;
-  std::string uri;       // resources/updated, resource list changes
-  std::string operation; // list changes
+  std::string_view uri;       // resources/updated, resource list changes
+  std::string_view operation; // list changes
 };
 
 // One send. A full or closed connection is the session's to end (the
@@ -102,7 +103,7 @@ void broadcast(notifier_actor::pointer self, runtime& rt, json message, const br
                const trace_context& parent, const std::vector<notifier_state::member*>& targets,
                const std::vector<notifier_state::listener*>& listeners, std::optional<log_mark> mark) {
   auto& st = *rt.notifier_data;
-  auto span = start_span(rt.tracing(), "broadcast " + std::string(facts.method), span_kind::internal, parent);
+  auto span = start_span(rt.tracing(), "broadcast ", facts.method, span_kind::internal, parent);
   auto ctx = span ? span->context() : parent;
   if (span)
     protocol::inject_trace_context(message, ctx);
@@ -131,9 +132,9 @@ void broadcast(notifier_actor::pointer self, runtime& rt, json message, const br
   if (span) {
     span_attributes common = {{"mcp.method.name", std::string(facts.method)}};
     if (!facts.uri.empty())
-      common.emplace_back("mcp.resource.uri", facts.uri);
+      common.emplace_back("mcp.resource.uri", std::string(facts.uri));
     if (!facts.operation.empty())
-      common.emplace_back("cafmcp.operation", facts.operation);
+      common.emplace_back("cafmcp.operation", std::string(facts.operation));
     sends = rt.tracing()->start_send_group("send " + std::string(facts.method), span_kind::client, ctx,
                                            std::move(common), targets.size());
   }
@@ -155,9 +156,9 @@ void broadcast(notifier_actor::pointer self, runtime& rt, json message, const br
   if (span) {
     span->set_attribute("mcp.method.name", std::string(facts.method));
     if (!facts.uri.empty())
-      span->set_attribute("mcp.resource.uri", facts.uri);
+      span->set_attribute("mcp.resource.uri", std::string(facts.uri));
     if (!facts.operation.empty())
-      span->set_attribute("cafmcp.operation", facts.operation);
+      span->set_attribute("cafmcp.operation", std::string(facts.operation));
     span->set_attribute("cafmcp.subscriber_count", static_cast<std::int64_t>(targets.size()));
   }
 }
@@ -180,8 +181,8 @@ void announce_change(notifier_actor::pointer self, runtime& rt, const protocol::
       listeners.push_back(&l);
   bool by_uri = c.kind == protocol::item_kind::resource || c.kind == protocol::item_kind::resource_template;
   broadcast(self, rt, protocol::list_changed_notification(c, rt.options->list_changed_metadata),
-            {protocol::list_changed_method(c.kind), by_uri ? c.key : std::string(),
-             std::string(protocol::to_string(c.op))},
+            {protocol::list_changed_method(c.kind), by_uri ? std::string_view(c.key) : std::string_view(),
+             protocol::to_string(c.op)},
             trace, targets, listeners, mark_of(*rt.notifier_data, protocol::entry_place::list_change));
 }
 

@@ -70,7 +70,7 @@ server_actor::behavior_type server_behavior(server_actor::pointer self, std::sha
     },
     [self, rt](mutate_atom, mutation& m) {
       running_here here(self); // a callback told here answers on this worker
-      auto span = start_span(rt->tracing(), "mutation " + m.what, span_kind::internal, m.trace);
+      auto span = start_span(rt->tracing(), "mutation ", m.what, span_kind::internal, m.trace);
       if (span)
         span->set_attribute("cafmcp.mutation", m.what);
       protocol::mutation_effect effect;

@@ -347,8 +347,11 @@ void forward(self_ptr self, jsonrpc::request& req, const std::string& key,
                 error_of(jsonrpc::code::internal_error,
                          "Too many concurrent requests on this session (limit "
                            + std::to_string(st.rt->options->max_concurrent_calls_per_session) + ")"));
-  auto flag = std::make_shared<std::atomic<bool>>(false);
-  auto taken = std::make_shared<std::atomic<bool>>(false);
+  // The cancel flag and the taken flag share one allocation (aliasing
+  // pointers into a pair): a request's hand-off allocates once for both.
+  auto flags = std::make_shared<std::pair<std::atomic<bool>, std::atomic<bool>>>(false, false);
+  std::shared_ptr<std::atomic<bool>> flag(flags, &flags->first);
+  std::shared_ptr<std::atomic<bool>> taken(flags, &flags->second);
   st.calls.emplace(key, session_state::call_in_flight{flag, taken});
   // Workers (and the mutations their handlers make) continue this trace.
   trace_context trace;

@@ -84,7 +84,9 @@ json& notification_meta(json& notification) {
 }
 
 json resource_updated_notification(std::string_view uri) {
-  return jsonrpc::notification_message("notifications/resources/updated", {{"uri", uri}});
+  json params(json::value_t::object);
+  params.emplace("uri", uri);
+  return jsonrpc::notification_message("notifications/resources/updated", std::move(params));
 }
 
 } // namespace cafmcp::protocol
