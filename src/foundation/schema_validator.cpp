@@ -376,15 +376,26 @@ std::optional<std::string> schema_validator::validate(const json& instance) cons
     integral_floats_to_integers(*normalized);
   }
   const json& target = normalized ? *normalized : instance;
+  // Without a place for results valijson stops at the first failure and
+  // keeps no context (a path string per property visited) and no error
+  // queue: a valid instance, the usual case, costs that much less. Only an
+  // invalid one is walked again for its messages.
   valijson::Validator validator;
-  valijson::ValidationResults results;
-  try {
-    valijson::adapters::NlohmannJsonAdapter adapter(target);
-    if (validator.validate(impl_->schema, adapter, &results))
-      return std::nullopt;
-  } catch (const std::exception& e) {
-    return std::string("/: the schema could not be applied: ") + e.what();
-  }
+  auto apply = [&](valijson::ValidationResults* into) -> std::optional<std::string> {
+    try {
+      valijson::adapters::NlohmannJsonAdapter adapter(target);
+      if (validator.validate(impl_->schema, adapter, into))
+        return std::string();
+    } catch (const std::exception& e) {
+      return std::string("/: the schema could not be applied: ") + e.what();
+    }
+    return std::nullopt;
+  };
+  if (auto verdict = apply(nullptr)) // "" valid, else why it could not be applied
+    return verdict->empty() ? std::nullopt : verdict;
+  valijson::ValidationResults results; // a std::deque: allocates when made
+  if (auto verdict = apply(&results))
+    return verdict->empty() ? std::nullopt : verdict; // not reached: the same instance and schema
   schema_lookup lookup(impl_->document);
   std::vector<std::string> lines, failed_children;
   valijson::ValidationResults::Error err;
