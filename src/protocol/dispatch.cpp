@@ -89,7 +89,7 @@ tool_result checked_output(const std::string& name, const schema_validator* outp
   return result;
 }
 
-dispatch_result call_tool(const registry& reg, const json& params, const auth::identity* caller) {
+dispatch_result call_tool(const registry& reg, json& params, const auth::identity* caller) {
   auto name = string_param(params, "name");
   if (!name)
     return outcome{invalid_params("tools/call requires a string name")};
@@ -99,10 +99,10 @@ dispatch_result call_tool(const registry& reg, const json& params, const auth::i
   if (!allowed(caller, it->second.spec.scopes))
     return outcome{insufficient_scope("tool " + *name, it->second.spec.scopes)};
   json args = json::object();
-  if (params.contains("arguments")) {
-    args = params["arguments"];
-    if (!args.is_object())
+  if (auto given = params.find("arguments"); given != params.end()) {
+    if (!given->is_object())
       return outcome{invalid_params("tools/call: arguments must be an object")};
+    args = std::move(*given); // moved, not copied (dispatch.hpp)
   }
   const tool_entry& entry = it->second;
   // SEP-1303: invalid arguments are a tool error the model can read and
@@ -267,6 +267,12 @@ jsonrpc::error resource_not_found(const std::string& uri) {
 
 dispatch_result dispatch(const registry& reg, const server_options& opts, std::string_view method,
                          const json& params, const auth::identity* caller) {
+  json copy = params;
+  return dispatch(reg, opts, method, copy, caller);
+}
+
+dispatch_result dispatch(const registry& reg, const server_options& opts, std::string_view method,
+                         json& params, const auth::identity* caller) {
   auto n = opts.page_size ? opts.page_size : 100;
   if (method == "resources/list")
     return outcome{page(

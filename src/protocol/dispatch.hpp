@@ -40,6 +40,12 @@ using dispatch_result = std::variant<outcome, job>;
 /// `caller` (HTTP with a token verifier; null otherwise): lists show only
 /// what its scopes allow, and a call, read or get of anything else is
 /// refused with insufficient_scope.
+/// tools/call moves its `arguments` out of `params` into the job (the
+/// request is done with them; its name and `_meta` stay): a copy of the
+/// arguments' tree was several allocations of every call.
+dispatch_result dispatch(const registry& reg, const server_options& opts, std::string_view method,
+                         json& params, const auth::identity* caller = nullptr);
+/// The same on a copy of `params`.
 dispatch_result dispatch(const registry& reg, const server_options& opts, std::string_view method,
                          const json& params, const auth::identity* caller = nullptr);
 
