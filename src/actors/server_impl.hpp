@@ -80,8 +80,15 @@ struct server::impl {
       [](const caf::strong_actor_ptr& s) { caf::anon_send_exit(s, caf::exit_reason::user_shutdown); });
     caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
     rt->tasks->stop(); // running task handlers see cancelled() and end: shutdown waits for them
+    auto workers = rt->workers;
     rt.reset();
-    system.reset(); // waits for every actor, workers included
+    // A handler thread's last act is CAF's registry.dec_running(), which
+    // lowers the running count and then notifies under the registry's lock:
+    // ~actor_system, waiting for that count, could see it drop and destroy
+    // the lock first (TSan, Requests.ACancelledRequestGetsNoResponse). The
+    // pool says when its calls are over, dec_running included.
+    workers->wait_idle();
+    system.reset(); // waits for every actor
   }
 
   std::shared_ptr<connection> start_session(std::shared_ptr<outbound> out, std::string id, bool named,

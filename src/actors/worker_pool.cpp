@@ -10,8 +10,10 @@ namespace cafmcp::actors {
 struct worker_pool::state {
   std::mutex m;
   std::condition_variable wake;
+  std::condition_variable finished;        // a call ended (wait_idle)
   std::deque<std::function<void()>> calls; // handed over, not yet taken by a thread
   std::size_t idle = 0;
+  std::size_t running = 0; // calls taken and not yet over
   std::size_t threads = 0;
   bool stopping = false;
   std::chrono::milliseconds idle_exit;
@@ -31,10 +33,13 @@ void serve(std::shared_ptr<worker_pool::state> st) {
     }
     auto call = std::move(st->calls.front());
     st->calls.pop_front();
+    ++st->running;
     lock.unlock();
     call();
     call = nullptr; // whatever it captured goes before the thread waits again
     lock.lock();
+    if (--st->running == 0 && st->calls.empty())
+      st->finished.notify_all();
   }
   --st->threads;
 }
@@ -62,6 +67,11 @@ void worker_pool::run(std::function<void()> call) {
   ++st_->threads;
   lock.unlock();
   std::thread(serve, st_).detach(); // it holds the state; nothing waits for it but its calls
+}
+
+void worker_pool::wait_idle() const {
+  std::unique_lock<std::mutex> lock(st_->m);
+  st_->finished.wait(lock, [&] { return st_->calls.empty() && st_->running == 0; });
 }
 
 std::size_t worker_pool::threads() const {

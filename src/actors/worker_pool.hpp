@@ -24,6 +24,10 @@ public:
   std::size_t idle_threads() const;
   /// Threads running a call now.
   std::size_t busy_threads() const;
+  /// Returns once no call is queued or running (calls that start calls are
+  /// waited for too). The pool's state is shared with its threads, so the
+  /// waiter never destroys what a finishing thread still touches.
+  void wait_idle() const;
 
   struct state;
 
