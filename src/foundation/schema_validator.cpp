@@ -15,16 +15,17 @@
 #include <valijson/schema_parser.hpp>
 #include <valijson/validator.hpp>
 
-#include "foundation/valijson_pattern_properties.hpp" // before the first validation
-
 #include "foundation/ecma_pattern.hpp"
+#include "foundation/plain_schema.hpp"
 #include "foundation/schema_dialect.hpp"
+#include "foundation/valijson_pattern_properties.hpp" // before the first validation
 
 namespace cafmcp {
 
 struct schema_validator::impl {
   json document; // valijson's compiled schema refers into it
   valijson::Schema schema;
+  std::optional<plain_schema> plain; // a quick yes for most tool inputs
 };
 
 namespace {
@@ -365,11 +366,15 @@ schema_validator::schema_validator(const json& schema) : impl_(std::make_unique<
   } catch (const std::exception& e) {
     throw std::invalid_argument(std::string("invalid JSON Schema: ") + e.what());
   }
+  if (prepared.parse_as != schema_dialect::draft::v3) // whose `required` is another keyword
+    impl_->plain = plain_schema::from(impl_->document);
 }
 
 schema_validator::~schema_validator() = default;
 
 std::optional<std::string> schema_validator::validate(const json& instance) const {
+  if (impl_->plain && impl_->plain->accepts(instance))
+    return std::nullopt;
   std::optional<json> normalized;
   if (has_integral_float(instance)) {
     normalized = instance;
