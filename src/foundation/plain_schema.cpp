@@ -95,42 +95,25 @@ std::unique_ptr<plain_schema::node> plain_schema::compile(const json& s, int dep
   return n;
 }
 
-bool plain_schema::accepts(const node& n, const json& value) {
-  if (n.never)
-    return false;
-  switch (n.is) {
-    case type::any: break;
-    case type::null:
-      if (!value.is_null())
-        return false;
-      break;
-    case type::boolean:
-      if (!value.is_boolean())
-        return false;
-      break;
+bool plain_schema::is_a(type t, const json& value) {
+  switch (t) {
+    case type::any: return true;
+    case type::null: return value.is_null();
+    case type::boolean: return value.is_boolean();
     // Only integers as written: 3.0 is one too, and schema_validator's
     // normalization (for valijson) decides it.
-    case type::integer:
-      if (!value.is_number_integer())
-        return false;
-      break;
-    case type::number:
-      if (!value.is_number())
-        return false;
-      break;
-    case type::string:
-      if (!value.is_string())
-        return false;
-      break;
-    case type::object:
-      if (!value.is_object())
-        return false;
-      break;
-    case type::array:
-      if (!value.is_array())
-        return false;
-      break;
+    case type::integer: return value.is_number_integer();
+    case type::number: return value.is_number();
+    case type::string: return value.is_string();
+    case type::object: return value.is_object();
+    case type::array: return value.is_array();
   }
+  return false;
+}
+
+bool plain_schema::accepts(const node& n, const json& value) {
+  if (n.never || !is_a(n.is, value))
+    return false;
   if (n.one_of_strings) {
     if (!value.is_string())
       return false;

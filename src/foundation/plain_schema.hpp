@@ -46,6 +46,7 @@ private:
 
   explicit plain_schema(std::unique_ptr<node> root) : root_(std::move(root)) {}
   static std::unique_ptr<node> compile(const json& schema, int depth);
+  static bool is_a(type t, const json& value);
   static bool accepts(const node& n, const json& value);
 
   std::shared_ptr<const node> root_; // shared: copies of a compiled schema are cheap
