@@ -345,38 +345,48 @@ TEST(Stdio, EofDrainEndsAtTheDrainTimeout) {
 // Where a quick handler runs: on the thread reading stdin, as the actors
 // the line woke do; with stdio_options::actors_on_reader off on an actor
 // thread, never on the reader.
-int quick_calls_on_the_reader(bool actors_on_reader, int calls) {
+struct where_calls {
+  int on_reader = 0;   // calls that ran on the reader
+  int longest_run = 0; // of them, the most in a row
+};
+
+// Calls `where` up to `calls` times, stopping once `enough` in a row ran on
+// the reader.
+where_calls call_where(bool actors_on_reader, int calls, int enough) {
   server srv(all_on());
   EXPECT_TRUE(applied(srv.add_tool(where_tool())));
   stdio_options options;
   options.actors_on_reader = actors_on_reader;
   served_stdio io(srv, options);
   io.initialize_and_call("where");
-  int on_reader = 0;
-  for (int id = 2; id < 2 + calls; ++id) {
+  where_calls seen;
+  int run = 0;
+  for (int id = 2; id < 2 + calls && seen.longest_run < enough; ++id) {
     if (id > 2)
       io.p.write_line(R"({"jsonrpc":"2.0","id":)" + std::to_string(id)
                       + R"(,"method":"tools/call","params":{"name":"where","arguments":{}}})");
     auto answer = json::parse(io.p.read_line());
     EXPECT_EQ(answer["id"], id);
-    if (answer["result"]["content"][0]["text"] == "stdio-reader")
-      ++on_reader;
+    run = answer["result"]["content"][0]["text"] == "stdio-reader" ? run + 1 : 0;
+    seen.on_reader += run > 0;
+    seen.longest_run = std::max(seen.longest_run, run);
   }
   io.eof();
   io.thread.join();
   EXPECT_EQ(io.status, 0);
   EXPECT_EQ(io.output_after_exit(), "");
-  return on_reader;
+  return seen;
 }
 
-// The first call may still meet the server actor on an actor thread
-// (add_tool's answer came from one); once nothing but the reader wakes
-// the actors, every call stays on it.
-TEST(Stdio, AQuickCallRunsOnTheThreadReadingStdin) { EXPECT_GE(quick_calls_on_the_reader(true, 20), 10); }
+// An actor a CAF worker holds stays there while messages keep coming: the
+// first calls may meet the server actor on a worker (add_tool's answer came
+// from one), and a worker taken off its CPU while it holds the actors keeps
+// them until it runs again (beside a parallel build, 4 of 200 runs had 8 or
+// fewer of their first 20 calls on the reader). Once nothing but the reader
+// wakes the actors, calls stay on it: ten in a row within 1,000.
+TEST(Stdio, AQuickCallRunsOnTheThreadReadingStdin) { EXPECT_GE(call_where(true, 1000, 10).longest_run, 10); }
 
-TEST(Stdio, WithActorsOffTheReaderAQuickCallNeverRunsOnIt) {
-  EXPECT_EQ(quick_calls_on_the_reader(false, 20), 0);
-}
+TEST(Stdio, WithActorsOffTheReaderAQuickCallNeverRunsOnIt) { EXPECT_EQ(call_where(false, 20, 1).on_reader, 0); }
 
 // How often the thread reading stdin went to sleep (blocked in read(2) or
 // on a lock) while a client made `calls` calls one after another, each
