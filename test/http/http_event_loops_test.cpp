@@ -2,6 +2,7 @@
 // id naming its loop, and connections moving to the loop of the session
 // their request belongs to (the rest of the HTTP suites run with three
 // loops too, as cafmcp_http_multiloop_tests).
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -143,32 +144,41 @@ protected:
     HttpTest::SetUp();
     srv->add_tool(where_tool()).get();
   }
-  // How many of `calls` calls ran on `session`'s loop; every other one ran
-  // off every loop.
-  int calls_on_its_loop(const open_session& session, int calls) {
+  struct where_calls {
+    int on_loop = 0;     // calls that ran on the session's loop
+    int longest_run = 0; // of them, the most in a row
+  };
+  // Calls `where` up to `calls` times, stopping once `enough` in a row ran
+  // on `session`'s loop; every call off it ran off every loop.
+  where_calls call_where(const open_session& session, int calls, int enough) {
     std::string loop = "cafmcp-http-" + std::to_string(loop_named(session.id));
-    int on_loop = 0;
-    for (int id = 1; id <= calls; ++id) {
+    where_calls seen;
+    int run = 0;
+    for (int id = 1; id <= calls && seen.longest_run < enough; ++id) {
       session.conn->send("POST", rpc(id, "tools/call", {{"name", "where"}, {"arguments", json::object()}}),
                          {{"Mcp-Session-Id", session.id}});
       auto r = session.conn->read_reply();
       EXPECT_EQ(r.status, 200);
       std::string name = r.json_body()["result"]["content"][0]["text"];
-      if (name == loop)
-        ++on_loop;
-      else
+      run = name == loop ? run + 1 : 0;
+      seen.on_loop += run > 0;
+      seen.longest_run = std::max(seen.longest_run, run);
+      if (name != loop)
         EXPECT_EQ(name.rfind("cafmcp-http-", 0), std::string::npos) << name;
     }
-    return on_loop;
+    return seen;
   }
 };
 
 // The first calls may still meet the server actor running on an actor
-// thread (initialize() ends with stats(), asked from this thread); once
-// nothing but the loop wakes the actors, every call stays on it.
+// thread (initialize() ends with stats(), asked from this thread), and a
+// worker taken off its CPU while it holds the actors keeps them while calls
+// keep coming (3 of 300 runs beside a parallel build had fewer than 10 of
+// their first 20 calls on the loop). Once nothing but the loop wakes the
+// actors, calls stay on it: ten in a row within 1,000.
 TEST_F(ActorsOnLoops, AQuickCallRunsOnTheLoopThatReadIt) {
   auto session = initialize();
-  EXPECT_GE(calls_on_its_loop(session, 20), 10);
+  EXPECT_GE(call_where(session, 1000, 10).longest_run, 10);
 }
 
 class ActorsOnWorkers : public ActorsOnLoops {
@@ -181,7 +191,7 @@ protected:
 
 TEST_F(ActorsOnWorkers, AQuickCallNeverRunsOnALoop) {
   auto session = initialize();
-  EXPECT_EQ(calls_on_its_loop(session, 20), 0);
+  EXPECT_EQ(call_where(session, 20, 1).on_loop, 0);
 }
 
 } // namespace
