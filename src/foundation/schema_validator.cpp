@@ -15,10 +15,11 @@
 #include <valijson/schema_parser.hpp>
 #include <valijson/validator.hpp>
 
+#include "foundation/valijson_pattern_properties.hpp" // before the first validation
+
 #include "foundation/ecma_pattern.hpp"
 #include "foundation/plain_schema.hpp"
 #include "foundation/schema_dialect.hpp"
-#include "foundation/valijson_pattern_properties.hpp" // before the first validation
 
 namespace cafmcp {
 
