@@ -23,8 +23,11 @@ bool line_writer::send(frame message, const routing&) {
   if (closing_ || broken_ || queue_.size() >= max_queue_)
     return false;
   queue_.push_back(std::move(message));
-  if (held_)
-    return true; // release() writes it
+  // Held: release() writes it, unless a whole batch waits already (a client
+  // that sent hundreds of requests in one read): that goes now, so a hold
+  // never fills the queue that an unheld writer would have kept empty.
+  if (held_ && queue_.size() < max_batch)
+    return true;
   if (writing_ || !nowait_) {
     cv_.notify_one();
     return true;

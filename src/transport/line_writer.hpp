@@ -11,7 +11,8 @@
 // is in progress, later frames queue behind it.
 //
 // hold() .. release() gathers what is sent meanwhile (from any thread, in
-// order) into one writev. The stdio reader holds while it handles the lines
+// order) into one writev (of at most max_batch lines: a longer run goes out
+// in batches as it comes). The stdio reader holds while it handles the lines
 // of one read: an answer and the notifications it caused then reach the
 // client in one write and one wake-up of its reader, not one of each per
 // line (two lines per update in the stdio load row: ~14% more updates/s).

@@ -88,6 +88,22 @@ TEST(LineWriter, AHeldBatchLargerThanThePipeArrivesWholeAndInOrder) {
   w.drain_and_stop(std::chrono::milliseconds(0));
 }
 
+TEST(LineWriter, AHoldNeverFillsTheQueue) {
+  // 1,000 short lines under one hold, with room for 100 queued: they go
+  // out in batches while held, as unheld ones would have gone one by one.
+  pipe_pair p;
+  line_writer w(p.fds[1], 100);
+  std::vector<std::string> sent;
+  w.hold();
+  for (int i = 0; i < 1000; ++i) {
+    sent.push_back(std::to_string(i));
+    ASSERT_TRUE(w.send(line(sent.back()), {})) << i;
+  }
+  w.release();
+  EXPECT_EQ(p.read_lines(sent.size()), sent);
+  w.drain_and_stop(std::chrono::milliseconds(0));
+}
+
 TEST(LineWriter, AFullQueueRefusesTheLineEvenWhileHeld) {
   pipe_pair p;
   line_writer w(p.fds[1], 2);
