@@ -168,6 +168,15 @@ for round in $(seq "${ROUNDS_EACH:-2}"); do
   load ts_requests "$ts" --mode requests -c 16 --duration "$DUR"
   load cafmcp_stdio "$bin/everything-server --stdio" --stdio -k 1 -m $((M * 20))
   load ts_stdio "node $root/bench/peers/ts/server.mjs --stdio" --stdio -k 1 -m $((M * 20))
+  # stdio again over ten times the updates: a blocking reader is fast only
+  # while the scheduler keeps it on its client's CPU, and 2,000 updates
+  # (~50 ms) can end before the two drift apart; 20,000 show the steady
+  # state. Floor (d') polls before it reads, as cafmcp's reader does.
+  load floor_stdio_spin "$bin/stdio-echo-floor --spin" --stdio -k 1 -m $((M * 20))
+  load floor_stdio_long "$bin/stdio-echo-floor" --stdio -k 1 -m $((M * 200))
+  load floor_stdio_spin_long "$bin/stdio-echo-floor --spin" --stdio -k 1 -m $((M * 200))
+  load cafmcp_stdio_long "$bin/everything-server --stdio" --stdio -k 1 -m $((M * 200))
+  load ts_stdio_long "node $root/bench/peers/ts/server.mjs --stdio" --stdio -k 1 -m $((M * 200))
   # 10,000 GET streams and the setup's own connections: past the server's
   # default connection limit (10,000), raised as for the 10k rows.
   load cafmcp_idle "$cafmcp --max-connections 30000" -k "$KMEM" -m 0 --setup-parallel 32

@@ -74,6 +74,20 @@ rows.append(("  p99 latency (us)", get("cafmcp_storm", "p99_us"), get("ts_storm"
 rows.append(("stdio, 1 session, one update at a time (notif/s)", get("cafmcp_stdio"), get("ts_stdio"), get("floor_stdio"),
              ">= 3x TS, >= 0.5x floor(d)"))
 rows.append(("  p99 latency (us)", get("cafmcp_stdio", "p99_us"), get("ts_stdio", "p99_us"), get("floor_stdio", "p99_us"), ""))
+# The same against floor (d'), an echo that polls before it reads, and both
+# floors again over ten times the updates (compare.sh: the scheduler's
+# steady state), where only the labels exist.
+if "floor_stdio_spin" in runs:
+    rows.append(("  the same against floor (d'), the echo polling before each read (notif/s)", get("cafmcp_stdio"),
+                 get("ts_stdio"), get("floor_stdio_spin"), ""))
+if "cafmcp_stdio_long" in runs:
+    n = get("cafmcp_stdio_long", "mutations")
+    rows.append((f"stdio over {fmt(n)} updates, one at a time (notif/s; floor (d))", get("cafmcp_stdio_long"),
+                 get("ts_stdio_long"), get("floor_stdio_long"), ">= 3x TS, >= 0.5x floor(d)"))
+    rows.append(("  the same against floor (d'), polling", get("cafmcp_stdio_long"), get("ts_stdio_long"),
+                 get("floor_stdio_spin_long"), ""))
+    rows.append(("  p99 latency (us; floor (d))", get("cafmcp_stdio_long", "p99_us"), get("ts_stdio_long", "p99_us"),
+                 get("floor_stdio_long", "p99_us"), ""))
 rows.append(("tools/call, 16 clients, quick tool (req/s)", get("cafmcp_requests"), get("ts_requests"), get("floor_requests"),
              ">= 10x TS, >= 0.75x floor(c)"))
 rows.append(("  p99 request latency (us)", get("cafmcp_requests", "p99_us"), get("ts_requests", "p99_us"),
@@ -136,6 +150,11 @@ print(f"floor (e): a bare one-thread Asio HTTP server: update_resource writes on
       f"to {get('floor_fanout', 'sessions')} streams ({ratio(get('floor_fanout'), sse)} floor (b)), p99 {fmt(get('floor_fanout', 'p99_us'))} us")
 print(f"floor (d): a process answering each stdin line on stdout (no parse, one write per read): "
       f"{fmt(get('floor_stdio'))} notif/s one update at a time, p99 {fmt(get('floor_stdio', 'p99_us'))} us")
+if "floor_stdio_spin" in runs:
+    long = (f"; over {fmt(get('floor_stdio_long', 'mutations'))} updates {fmt(get('floor_stdio_long'))} notif/s, "
+            f"(d') {fmt(get('floor_stdio_spin_long'))}") if "floor_stdio_long" in runs else ""
+    print(f"floor (d'): the same, polling stdin for up to 50 us before each read (as cafmcp's reader): "
+          f"{fmt(get('floor_stdio_spin'))} notif/s, p99 {fmt(get('floor_stdio_spin', 'p99_us'))} us{long}")
 print()
 print("| metric | cafmcp | TS SDK 1.32.2 | floor | cafmcp/TS | cafmcp/floor | target |")
 print("|---|---:|---:|---:|---:|---:|---|")
@@ -173,6 +192,8 @@ if any(label in runs for label, _, _, _ in cluster_rows):
 print()
 print("correctness (0 lost / duplicated / out of order):",
       ", ".join(f"{l}: {correctness(l)}" for l in ["cafmcp_fanout", "ts_fanout", "floor_fanout", "cafmcp_storm", "ts_storm", "cafmcp_stdio", "ts_stdio",
+                                                    "floor_stdio_spin", "cafmcp_stdio_long", "ts_stdio_long",
+                                                    "floor_stdio_long", "floor_stdio_spin_long",
                                                     "floor_stdio", "cafmcp_fanout_10k", "cafmcp_storm_10k",
                                                     "ts_fanout_10k", "ts_storm_10k",
                                                     "cafmcp_fanout_traced", "cafmcp_storm_traced",

@@ -5,7 +5,8 @@ dropped spans and a TS fan-out that lost a notification, and two more rounds
 of the fan-out pair, made up so that the best untraced round (lucky) and the
 paired median tell different costs), two rounds of floor (b) one round at
 a time, the faster of which gives the latency rows' floor column, and three
-rounds of one clustered node, made up to pair with the fan-out rounds)."""
+rounds of one clustered node, made up to pair with the fan-out rounds, and
+made-up stdio lines for floor (d') and the runs over 20,000 updates)."""
 import json
 import pathlib
 import subprocess
@@ -45,6 +46,17 @@ expect(quick[4] == f"{runs['cafmcp_requests']['rate_per_s'] / runs['floor_reques
 stdio = rows["stdio, 1 session, one update at a time (notif/s)"]
 expect(stdio[4] == f"{runs['cafmcp_stdio']['rate_per_s'] / runs['floor_stdio']['rate_per_s']:.2f}x",
        f"stdio against floor (d) {stdio[4]}")
+# Against floor (d'), and over ten times the updates against both floors
+# (the test data's long and polling stdio lines are made up).
+spin = rows["the same against floor (d'), the echo polling before each read (notif/s)"]
+expect(spin[2] == "30,500" and spin[4] == f"{runs['cafmcp_stdio']['rate_per_s'] / 30500:.2f}x",
+       f"stdio against floor (d') {spin}")
+long_stdio = rows["stdio over 20,000 updates, one at a time (notif/s; floor (d))"]
+expect(long_stdio[:5] == ["30,000", "7,000", "20,000", "4.29x", "1.50x"],
+       f"stdio over 20,000 updates {long_stdio}")
+long_spin = rows["the same against floor (d'), polling"]
+expect(long_spin[2] == "32,000" and long_spin[4] == "0.94x", f"stdio over 20,000 updates against (d') {long_spin}")
+expect("cafmcp_stdio_long: ok" in out, "the long stdio run's correctness is not reported")
 expect(any(line.startswith("floor (c):") for line in out.splitlines()), "floor (c) is not described")
 fanout = rows["HTTP fan-out, 500 sessions, one update at a time (notif/s)"]
 floor = runs["cafmcp_fanout"]["rate_per_s"] / runs["floor_sse"]["rate_per_s"]

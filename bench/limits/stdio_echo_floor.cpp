@@ -8,11 +8,20 @@
 // for its uri and then the result, as an MCP server would, so the stdio
 // fan-out row reads cafmcp's notifications/s against it.
 //
-//   stdio-echo-floor
+// --spin (floor (d')): before each read, poll stdin for up to 50 us, as
+// cafmcp's reader does by default (stdio_options::poll_before_sleep). A
+// blocking echo is fast only while the scheduler keeps it on its client's
+// CPU (each wake-up then a local switch); over a long run the two drift
+// apart and every line costs a wake-up across CPUs each way (BENCHMARKS.md,
+// ninth session). A spinning reader needs no wake-up for the request.
+//
+//   stdio-echo-floor [--spin]
 #include <cerrno>
+#include <chrono>
 #include <string>
 #include <string_view>
 
+#include <poll.h>
 #include <unistd.h>
 
 namespace {
@@ -65,12 +74,23 @@ bool write_all(const std::string& out) {
   return true;
 }
 
+// Until stdin has something (or is at its end), for at most `budget`.
+void poll_for_input(std::chrono::microseconds budget) {
+  pollfd p{0, POLLIN, 0};
+  const auto until = std::chrono::steady_clock::now() + budget;
+  while (::poll(&p, 1, 0) == 0 && std::chrono::steady_clock::now() < until) {
+  }
+}
+
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const bool spin = argc > 1 && std::string_view(argv[1]) == "--spin";
   std::string in, out;
   char chunk[65536];
   for (;;) {
+    if (spin)
+      poll_for_input(std::chrono::microseconds(50));
     auto n = ::read(0, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR)
       continue;
