@@ -6,7 +6,8 @@ of the fan-out pair, made up so that the best untraced round (lucky) and the
 paired median tell different costs), two rounds of floor (b) one round at
 a time, the faster of which gives the latency rows' floor column, and three
 rounds of one clustered node, made up to pair with the fan-out rounds, and
-made-up stdio lines for floor (d') and the runs over 20,000 updates)."""
+made-up stdio lines for floor (d') and the runs over 20,000 updates, and a
+made-up floor (e) line)."""
 import json
 import pathlib
 import subprocess
@@ -57,6 +58,10 @@ expect(long_stdio[:5] == ["30,000", "7,000", "20,000", "4.29x", "1.50x"],
 long_spin = rows["the same against floor (d'), polling"]
 expect(long_spin[2] == "32,000" and long_spin[4] == "0.94x", f"stdio over 20,000 updates against (d') {long_spin}")
 expect("cafmcp_stdio_long: ok" in out, "the long stdio run's correctness is not reported")
+# cafmcp's p99 beside floor (e)'s (made-up floor (e) line: p99 4,000 us).
+against_e = rows["p99 latency against floor (e)'s (us)"]
+expect(against_e[2] == "4,000" and against_e[4] == f"{runs['cafmcp_fanout']['p99_us'] / 4000:.2f}x",
+       f"p99 against floor (e) {against_e}")
 expect(any(line.startswith("floor (c):") for line in out.splitlines()), "floor (c) is not described")
 fanout = rows["HTTP fan-out, 500 sessions, one update at a time (notif/s)"]
 floor = runs["cafmcp_fanout"]["rate_per_s"] / runs["floor_sse"]["rate_per_s"]
