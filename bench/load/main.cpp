@@ -49,6 +49,7 @@ void report(const options& o, const result& r, const std::vector<std::string>& s
                       {"duplicated", r.duplicated},
                       {"out_of_order", r.out_of_order},
                       {"other_messages", r.other},
+                      {"min_us", r.latency.min_us},
                       {"p50_us", r.latency.p50_us},
                       {"p99_us", r.latency.p99_us},
                       {"max_us", r.latency.max_us},
@@ -71,8 +72,8 @@ void report(const options& o, const result& r, const std::vector<std::string>& s
   }
   std::printf("%s %s: %.0f %s/s over %.2f s\n", o.label.c_str(), o.mode.c_str(), rate,
               o.mode == "requests" ? "requests" : "notifications", r.seconds);
-  std::printf("  latency p50 %.0f us  p99 %.0f us  max %.0f us\n", r.latency.p50_us, r.latency.p99_us,
-              r.latency.max_us);
+  std::printf("  latency min %.0f us  p50 %.0f us  p99 %.0f us  max %.0f us\n", r.latency.min_us,
+              r.latency.p50_us, r.latency.p99_us, r.latency.max_us);
   if (o.mode == "fanout")
     std::printf("  delivered %llu  lost %llu  duplicated %llu  out-of-order %llu  (other messages %llu)\n",
                 (unsigned long long)r.delivered, (unsigned long long)r.lost, (unsigned long long)r.duplicated,
