@@ -1,6 +1,7 @@
 #include "protocol/change.hpp"
 
 #include "cafmcp/json_rpc.hpp"
+#include "foundation/json_write.hpp"
 
 namespace cafmcp::protocol {
 
@@ -87,6 +88,17 @@ json resource_updated_notification(std::string_view uri) {
   json params(json::value_t::object);
   params.emplace("uri", uri);
   return jsonrpc::notification_message("notifications/resources/updated", std::move(params));
+}
+
+std::string resource_updated_wire_text(std::string_view uri) {
+  // Members in the order wire_text() prints an object's: sorted by key.
+  constexpr std::string_view head = R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":)";
+  std::string out;
+  out.reserve(head.size() + uri.size() + 4);
+  out += head;
+  append_json_string(out, uri);
+  out += "}}";
+  return out;
 }
 
 } // namespace cafmcp::protocol

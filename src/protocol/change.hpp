@@ -47,6 +47,13 @@ json& notification_meta(json& notification);
 /// `notifications/resources/updated` {uri}.
 json resource_updated_notification(std::string_view uri);
 
+/// The same message as the wire carries it: exactly
+/// `jsonrpc::wire_text(resource_updated_notification(uri))`, written without
+/// the tree (a stdio update spent ~3.5k of its ~53k instructions building and
+/// printing it). For a broadcast with nothing to splice in (no span, no
+/// listen stream).
+std::string resource_updated_wire_text(std::string_view uri);
+
 /// The `_meta` key carrying operation metadata for SDKs that strip params.
 inline constexpr std::string_view change_meta_key = "io.cafmcp/change";
 

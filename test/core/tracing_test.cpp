@@ -129,6 +129,24 @@ TEST_F(Tracing, AMutationIsFollowedFromRequestToEverySend) {
   EXPECT_EQ((*note)["params"]["_meta"]["traceparent"], otel::format_traceparent(broadcast[0].context));
 }
 
+// resources/updated is written as text when nothing goes into it; with a
+// span it is built as a tree again and carries the trace context.
+TEST_F(Tracing, AResourceUpdatedCarriesItsBroadcastsTraceContext) {
+  server srv(opts());
+  ASSERT_TRUE(applied(srv.add_resource(text_resource("mem://u", "u", "x"))));
+  in_process_client a(srv);
+  a.initialize();
+  a.request("resources/subscribe", {{"uri", "mem://u"}});
+  ASSERT_TRUE(applied(srv.set_resource_contents("mem://u", {resource_contents::make_text("mem://u", "y", "text/plain")})));
+  auto note = a.wait_for_method("notifications/resources/updated");
+  ASSERT_TRUE(note);
+  srv.stats();
+  auto broadcast = exporter->named("broadcast notifications/resources/updated");
+  ASSERT_EQ(broadcast.size(), 1u);
+  EXPECT_EQ((*note)["params"]["uri"], "mem://u");
+  EXPECT_EQ((*note)["params"]["_meta"]["traceparent"], otel::format_traceparent(broadcast[0].context));
+}
+
 // Two nodes of a cluster, each with its own tracer (as two processes would
 // have): the change travels the log with the mutation span's context, so
 // the other node's broadcast continues the same trace.
