@@ -128,8 +128,9 @@ private:
 // Builds the bytes once (with the broadcast span's trace context in
 // `_meta`, so a client can continue the trace) and hands the same buffer
 // to every target.
-void broadcast(notifier_actor::pointer self, runtime& rt, broadcast_message message, const broadcast_facts& facts,
-               const trace_context& parent, const std::vector<notifier_state::member*>& targets,
+void broadcast(notifier_actor::pointer self, runtime& rt, broadcast_message message,
+               const broadcast_facts& facts, const trace_context& parent,
+               const std::vector<notifier_state::member*>& targets,
                const std::vector<notifier_state::listener*>& listeners, std::optional<log_mark> mark) {
   auto& st = *rt.notifier_data;
   auto span = start_span(rt.tracing(), "broadcast ", facts.method, span_kind::internal, parent);
@@ -239,8 +240,7 @@ void announce_updated(notifier_actor::pointer self, runtime& rt, const std::stri
   if (targets.empty() && listeners.empty())
     return;
   broadcast(self, rt, broadcast_message::resource_updated(uri), {"notifications/resources/updated", uri, {}},
-            trace, targets, listeners,
-            mark_of(st, protocol::entry_place::updated));
+            trace, targets, listeners, mark_of(st, protocol::entry_place::updated));
 }
 
 // Changes were lost on the way (a cluster's outbox overflowed, or a node
@@ -283,8 +283,8 @@ void resync(notifier_actor::pointer self, runtime& rt, const trace_context& trac
         if (auto it = st.listeners.find(id); it != st.listeners.end())
           listeners.push_back(&it->second);
     if (!listeners.empty())
-      broadcast(self, rt, broadcast_message::resource_updated(uri), {"notifications/resources/updated", uri, {}},
-                trace, {}, listeners, std::nullopt);
+      broadcast(self, rt, broadcast_message::resource_updated(uri),
+                {"notifications/resources/updated", uri, {}}, trace, {}, listeners, std::nullopt);
   }
 }
 

@@ -1,6 +1,7 @@
 #include "protocol/change.hpp"
 
 #include "cafmcp/json_rpc.hpp"
+
 #include "foundation/json_write.hpp"
 
 namespace cafmcp::protocol {
@@ -92,7 +93,8 @@ json resource_updated_notification(std::string_view uri) {
 
 std::string resource_updated_wire_text(std::string_view uri) {
   // Members in the order wire_text() prints an object's: sorted by key.
-  constexpr std::string_view head = R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":)";
+  constexpr std::string_view head =
+    R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":)";
   std::string out;
   out.reserve(head.size() + uri.size() + 4);
   out += head;

@@ -137,7 +137,8 @@ TEST_F(Tracing, AResourceUpdatedCarriesItsBroadcastsTraceContext) {
   in_process_client a(srv);
   a.initialize();
   a.request("resources/subscribe", {{"uri", "mem://u"}});
-  ASSERT_TRUE(applied(srv.set_resource_contents("mem://u", {resource_contents::make_text("mem://u", "y", "text/plain")})));
+  ASSERT_TRUE(applied(
+    srv.set_resource_contents("mem://u", {resource_contents::make_text("mem://u", "y", "text/plain")})));
   auto note = a.wait_for_method("notifications/resources/updated");
   ASSERT_TRUE(note);
   srv.stats();

@@ -1,12 +1,13 @@
 // resources/updated written as text must be the bytes the tree would print:
 // a client (or a cluster peer comparing what it replays) sees one message
 // however the notifier built it. Pure: no actors.
-#include <gtest/gtest.h>
-
 #include <random>
 #include <string>
 
+#include <gtest/gtest.h>
+
 #include "cafmcp/json_rpc.hpp"
+
 #include "protocol/change.hpp"
 
 namespace cafmcp::protocol {
@@ -21,7 +22,7 @@ TEST(ResourceUpdatedText, IsWhatTheTreePrintsForUrisThatNeedEscaping) {
     "mem://quote\"and\\backslash",
     std::string("ctl://\x01\x1f\t\n\r\b\f\0", 14), // a NUL too
     "utf8://caf\xc3\xa9/\xe2\x82\xac/\xf0\x9f\x98\x80",
-    "bad-utf8://\xff\xfe/\xc3/\xe2\x82",   // each bad byte becomes U+FFFD in both
+    "bad-utf8://\xff\xfe/\xc3/\xe2\x82", // each bad byte becomes U+FFFD in both
     "del://\x7f and slash /",
     std::string(4096, 'x'),
   };
