@@ -14,7 +14,7 @@ namespace cafmcp::actors {
 class worker_pool {
 public:
   explicit worker_pool(std::chrono::milliseconds idle_exit = std::chrono::seconds(2));
-  ~worker_pool(); // idle threads end at once; busy ones after their call
+  ~worker_pool(); // idle threads end at once (waited for, up to 1 s); busy ones after their call
   worker_pool(const worker_pool&) = delete;
   worker_pool& operator=(const worker_pool&) = delete;
 
