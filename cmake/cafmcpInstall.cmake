@@ -96,7 +96,7 @@ cafmcp_pkg_config(cafmcp-server "cafmcp: MCP servers (stdio, in-process), cafmcp
   LIBS_PRIVATE -lcafmcp_cluster -lcafmcp_foundation -lcaf_core -pthread)
 cafmcp_pkg_config(cafmcp-http "cafmcp: the Streamable HTTP server and its token verifiers, cafmcp::http"
   REQUIRES cafmcp-server
-  REQUIRES_PRIVATE libssl
+  REQUIRES_PRIVATE libssl liburing
   LIBS -lcafmcp_http -lcafmcp_auth
   LIBS_PRIVATE -lcafmcp_http_fetch -pthread)
 cafmcp_pkg_config(cafmcp-client "cafmcp: the MCP client with its stdio and HTTP transports, cafmcp::client"

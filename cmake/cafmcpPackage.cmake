@@ -27,14 +27,14 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION
     "Runtime files: the shared libraries (when built) and cafmcp-check, the notification compliance checker.")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS
-    "libc6 (>= 2.36), libgcc-s1 (>= 3.0), libstdc++6 (>= 12), libcaf-core0.17 (>= 0.17.6), libssl3 (>= 3.0.0), libhiredis0.14 (>= 0.14.1), libsimdjson14 (>= 3.0.1)")
+    "libc6 (>= 2.36), libgcc-s1 (>= 3.0), libstdc++6 (>= 12), libcaf-core0.17 (>= 0.17.6), libssl3 (>= 3.0.0), libhiredis0.14 (>= 0.14.1), libsimdjson14 (>= 3.0.1), liburing2 (>= 2.1)")
 
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME libcafmcp-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
 set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION
     "Development files: headers, static libraries, the CMake package (find_package(cafmcp)) and pkg-config files (cafmcp-server, cafmcp-http, cafmcp-client, cafmcp-otel).")
-# Static libraries link CAF, libcrypto, libssl, hiredis and simdjson; the headers include nlohmann/json.
+# Static libraries link CAF, libcrypto, libssl, hiredis, simdjson and liburing; the headers include nlohmann/json.
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS
-    "libcaf-dev (>= 0.17.6), nlohmann-json3-dev (>= 3.10), libssl-dev, libhiredis-dev, libsimdjson-dev, pkgconf | pkg-config")
+    "libcaf-dev (>= 0.17.6), nlohmann-json3-dev (>= 3.10), libssl-dev, libhiredis-dev, libsimdjson-dev, liburing-dev, pkgconf | pkg-config")
 
 include(CPack)

@@ -69,6 +69,12 @@ server_flags::server_flags(CLI::App& app, std::string name, std::uint16_t defaul
       "quick handler that may block)")
     ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app
+    .add_flag_function(
+      "--unbatched-writes", [this](std::int64_t) { http.batched_writes = false; },
+      "HTTP: a send(2) for every write, rather than one io_uring submission for the writes that one step of "
+      "the event loop starts")
+    ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app
     .add_option_function<std::int64_t>(
       "--stdio-poll-us", [this](std::int64_t us) { stdio.poll_before_sleep = std::chrono::microseconds(us); },
       "stdio: how long the reader looks for the next line before it sleeps (default "

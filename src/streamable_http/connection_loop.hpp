@@ -17,6 +17,7 @@
 
 #include "streamable_http/http_request.hpp"
 #include "streamable_http/loop_handoff.hpp"
+#include "streamable_http/send_ring.hpp"
 
 namespace cafmcp::http {
 
@@ -57,13 +58,42 @@ protected:
   ~request_handler() = default;
 };
 
+/// The small writes that one step of the loop's due writes starts: each
+/// connection's bytes copied one after another, sent together once every
+/// due connection has added its own (send_ring.hpp). Loop thread only.
+struct collected_writes {
+  std::vector<std::shared_ptr<http_conn>> writers;
+  std::vector<send_ring::job> jobs; // data set when they are sent: `bytes` may move until then
+  std::vector<std::size_t> starts;  // each job's offset in `bytes`
+  std::string bytes;
+
+  void add(int fd, std::shared_ptr<http_conn> writer, const ::iovec* pieces, std::size_t count,
+           std::size_t total) {
+    starts.push_back(bytes.size());
+    for (std::size_t i = 0; i < count; ++i)
+      bytes.append(static_cast<const char*>(pieces[i].iov_base), pieces[i].iov_len);
+    jobs.push_back({fd, nullptr, total, 0});
+    writers.push_back(std::move(writer));
+  }
+  void clear() {
+    writers.clear();
+    jobs.clear();
+    starts.clear();
+    bytes.clear();
+  }
+};
+
 struct connection_loop {
   using write_starter = loop_handoff<std::shared_ptr<http_conn>, loop_only_lock>::run_fn;
+  using writes_sender = loop_handoff<std::shared_ptr<http_conn>, loop_only_lock>::batch_end_fn;
   /// `start_write`: what starts a connection's due write
-  /// (http_conn::start_due_write; passed in, so that the loop needs to
-  /// know nothing of connections but their name).
-  connection_loop(connection_limits l, connection_counters& c, write_starter start_write)
-    : limits(l), counters(c), writes_due(ioc, start_write) {}
+  /// (http_conn::start_due_write), `send_collected` what sends the writes
+  /// they collected (http_conn::send_collected); passed in, so that the
+  /// loop needs to know nothing of connections but their name.
+  /// `batch_writes`: collect them at all (http_options::batched_writes).
+  connection_loop(connection_limits l, connection_counters& c, write_starter start_write,
+                  writes_sender send_collected, bool batch_writes)
+    : limits(l), counters(c), sends(batch_writes), writes_due(ioc, start_write, send_collected, this) {}
   ~connection_loop() { writes_due.close(); }
 
   connection_limits limits;
@@ -80,6 +110,13 @@ struct connection_loop {
   /// Connections with bytes queued or being written: a shutdown waits for
   /// none before it stops the loop (loop thread only).
   std::size_t unwritten = 0;
+  /// Sends many writes with one system call where io_uring is available.
+  send_ring sends;
+  /// While the due writes of one step run: small writes are collected into
+  /// `collected` rather than sent one by one (only when sends.batched()).
+  bool collecting = false;
+  collected_writes collected;
+  collected_writes sending; // the round being sent; what its completions start goes to `collected`
   /// Connections with frames queued and no write yet: their writes start
   /// together on the loop's next step, each taking all its queued frames.
   /// Only keeps a reference to ioc (declared after it, constructed before

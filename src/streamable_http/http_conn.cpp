@@ -276,8 +276,41 @@ void http_conn::enqueue(chunk c) {
 
 void http_conn::start_due_write(std::shared_ptr<http_conn>& c) {
   c->write_scheduled_ = false;
+  c->loop_.collecting = c->loop_.sends.batched(); // until send_collected
   if (!c->closed_ && !c->writing_)
     c->write_next();
+}
+
+// A broadcast's writes, one system call for all of them (send_ring.hpp).
+// Each connection is "writing" until its result is in; what a result
+// starts (the connection's next frames) is collected into the next round.
+void http_conn::send_collected(void* l) {
+  auto& loop = *static_cast<connection_loop*>(l);
+  while (!loop.collected.jobs.empty()) {
+    std::swap(loop.collected, loop.sending);
+    auto& round = loop.sending;
+    for (std::size_t i = 0; i < round.jobs.size(); ++i) {
+      round.jobs[i].data = round.bytes.data() + round.starts[i];
+      // Closed since (a session's end closing its other connection): its
+      // descriptor may already be another's; -1 sends nothing anywhere.
+      if (round.writers[i]->closed_)
+        round.jobs[i].fd = -1;
+    }
+    loop.sends.send_all(round.jobs);
+    for (std::size_t i = 0; i < round.jobs.size(); ++i)
+      round.writers[i]->sent_collected(round.jobs[i]);
+    round.clear();
+  }
+  loop.collecting = false;
+}
+
+void http_conn::sent_collected(const send_ring::job& sent) {
+  writing_ = false;
+  if (closed_)
+    return;
+  ::iovec piece{const_cast<char*>(sent.data), sent.size};
+  if (after_send(sent.result, &piece, 1, sent.size))
+    write_next();
 }
 
 void http_conn::write_next() {
@@ -318,11 +351,17 @@ void http_conn::write_next() {
   }
 }
 
-// One sendmsg(2) of everything gathered. What the kernel does not take now
-// is copied and written asynchronously (the connection is then "writing"
-// and queues behind it). True when everything was written.
+// One send of everything gathered, now, or with the other writes of this
+// step when they are collected (send_collected). What the kernel does not
+// take is copied and written asynchronously (the connection is then
+// "writing" and queues behind it). True when everything was written.
 bool http_conn::write_now(std::size_t total) {
   auto& gather = loop_.gather;
+  if (loop_.collecting && total <= flat_write_limit) {
+    loop_.collected.add(fd_, shared_from_this(), gather.data(), gather.size(), total);
+    writing_ = true;
+    return false; // sent_collected goes on
+  }
   ::msghdr msg{};
   msg.msg_iov = gather.data();
   msg.msg_iovlen = gather.size();
@@ -348,13 +387,19 @@ bool http_conn::write_now(std::size_t total) {
     r = msg.msg_iovlen == 1 ? ::send(fd_, msg.msg_iov->iov_base, msg.msg_iov->iov_len, MSG_NOSIGNAL)
                             : ::sendmsg(fd_, &msg, MSG_NOSIGNAL);
   while (r < 0 && errno == EINTR);
-  if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+  return after_send(r < 0 ? -errno : static_cast<long>(r), gather.data(), gather.size(), total);
+}
+
+// What a send of `pieces` (`total` bytes) did: `result` bytes went, or it
+// failed (-errno). True when everything was written.
+bool http_conn::after_send(long result, const ::iovec* pieces, std::size_t count, std::size_t total) {
+  if (result < 0 && result != -EAGAIN && result != -EWOULDBLOCK) {
     queue_.clear();
     queue_head_ = 0;
     finish();
     return false;
   }
-  auto sent = r < 0 ? std::size_t{0} : static_cast<std::size_t>(r);
+  auto sent = result < 0 ? std::size_t{0} : static_cast<std::size_t>(result);
   if (sent == total) {
     written(sent);
     consume_in_flight();
@@ -366,11 +411,11 @@ bool http_conn::write_now(std::size_t total) {
   // grow (and move) while it is written. A full socket is a slow or busy
   // reader; the copy is what the kernel would have made of it.
   std::size_t i = 0, skip = sent;
-  for (; skip >= gather[i].iov_len; ++i)
-    skip -= gather[i].iov_len;
+  for (; skip >= pieces[i].iov_len; ++i)
+    skip -= pieces[i].iov_len;
   unsent_.clear();
-  for (; i < gather.size(); ++i, skip = 0)
-    unsent_.append(static_cast<const char*>(gather[i].iov_base) + skip, gather[i].iov_len - skip);
+  for (; i < count; ++i, skip = 0)
+    unsent_.append(static_cast<const char*>(pieces[i].iov_base) + skip, pieces[i].iov_len - skip);
   consume_in_flight();
   writing_ = true;
   auto self = shared_from_this();

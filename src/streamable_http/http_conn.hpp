@@ -61,6 +61,9 @@ public:
   /// Starts writing what is queued (the loop's writes_due runs it on the
   /// loop's next step after the first frame was queued).
   static void start_due_write(std::shared_ptr<http_conn>& c);
+  /// Sends the small writes those collected, together (writes_due runs it
+  /// once a step's due writes have started; `loop`: their connection_loop).
+  static void send_collected(void* loop);
 
 private:
   // One cache line per chunk: the queue is cold for every connection a
@@ -88,6 +91,8 @@ private:
   void enqueue(chunk c);
   void write_next();
   bool write_now(std::size_t total);
+  bool after_send(long result, const ::iovec* pieces, std::size_t count, std::size_t total);
+  void sent_collected(const send_ring::job& sent);
   void written(std::size_t bytes);
   void consume_in_flight();
   bool nothing_queued() const { return queue_head_ == queue_.size(); }

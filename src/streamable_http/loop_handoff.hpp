@@ -27,7 +27,13 @@ template <class Item, class Lock = std::mutex>
 class loop_handoff {
 public:
   using run_fn = void (*)(Item&);
-  loop_handoff(boost::asio::io_context& ioc, run_fn run) : ioc_(ioc), run_(run) {}
+  /// Runs on the loop once a batch's items have run (`context` passed):
+  /// what they started together ends together (the due writes of
+  /// connection_loop go to the kernel in one submission).
+  using batch_end_fn = void (*)(void* context);
+  loop_handoff(boost::asio::io_context& ioc, run_fn run, batch_end_fn batch_end = nullptr,
+               void* context = nullptr)
+    : ioc_(ioc), run_(run), batch_end_(batch_end), context_(context) {}
 
   /// False once closed: the item is dropped.
   bool push(Item item) {
@@ -79,12 +85,16 @@ private:
     draining_ = true; // loop thread only, as idle_here()'s reading of it
     for (auto& it : taken_)
       run_(it); // may push: into items_, a batch of its own
+    if (batch_end_)
+      batch_end_(context_);
     draining_ = false;
     taken_.clear();
   }
 
   boost::asio::io_context& ioc_;
   run_fn run_;
+  batch_end_fn batch_end_;
+  void* context_;
   Lock lock_;
   std::atomic<bool> closed_ = false;
   std::atomic<bool> waiting_ = false; // items_ holds something (written under the lock)

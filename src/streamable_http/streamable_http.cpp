@@ -41,7 +41,7 @@ struct event_loop {
   event_loop(server& srv, const http_options& o, transport_counters& c, verification_pool* verifications)
     : io({o.max_body_bytes, o.max_header_bytes, o.max_unread_bytes, o.max_connections,
           o.request_header_timeout, o.request_body_timeout},
-         c.connections, &http_conn::start_due_write),
+         c.connections, &http_conn::start_due_write, &http_conn::send_collected, o.batched_writes),
       router(srv, o, c.sessions, io, verifications), ticker(io.ioc), shutdown_poll(io.ioc) {}
   connection_loop io;
   request_router router;

@@ -2,11 +2,14 @@
 // bytes of each event exactly, in order, whatever the length of its id (a
 // head longer than a queued chunk holds inline is written from the heap),
 // and whether the socket took an event at once or only after it was read.
+// Each test runs twice: with a step's writes sent together (one io_uring
+// submission; http_options::batched_writes) and with a send(2) each.
 #include <algorithm>
 #include <limits>
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -32,10 +35,26 @@ std::string event(const std::string& id, const std::string& data) {
   return e;
 }
 
-TEST(HttpConn, EventsOfEveryIdLengthArriveWholeAndInOrder) {
+class HttpConn : public ::testing::TestWithParam<bool> {
+protected:
+  void SetUp() override {
+    if (GetParam() && !send_ring(true).batched())
+      GTEST_SKIP() << "io_uring cannot be used here: the send(2) run covers this";
+  }
+  // A loop as the transport makes one (limits: unread bytes, connections).
+  std::unique_ptr<connection_loop> make_loop(std::size_t max_unread, std::size_t max_connections = 10) {
+    return std::make_unique<connection_loop>(
+      connection_limits{0, 0, max_unread, max_connections, std::chrono::seconds(10),
+                        std::chrono::seconds(10)},
+      counters, &http_conn::start_due_write, &http_conn::send_collected, GetParam());
+  }
   connection_counters counters;
-  connection_loop loop({0, 0, 1 << 20, 10, std::chrono::seconds(10), std::chrono::seconds(10)}, counters,
-                       &http_conn::start_due_write);
+};
+
+TEST_P(HttpConn, EventsOfEveryIdLengthArriveWholeAndInOrder) {
+  auto loop_owner = make_loop(1 << 20);
+  auto& loop = *loop_owner;
+  EXPECT_EQ(loop.sends.batched(), GetParam());
   tcp::acceptor acceptor(loop.ioc, {net::ip::address_v4::loopback(), 0});
   tcp::socket client(loop.ioc);
   client.connect(acceptor.local_endpoint());
@@ -66,10 +85,9 @@ std::string read_available(tcp::socket& s) { return read_exactly(s, s.available(
 // rest to an asynchronous write, events queued meanwhile follow it, and
 // the reader, which reads now and then while events are queued and the
 // loop takes turns, and the rest at the end, gets every byte in order.
-TEST(HttpConn, EventsStayWholeAndInOrderPastAFullSocket) {
-  connection_counters counters;
-  connection_loop loop({0, 0, 1 << 30, 10, std::chrono::seconds(10), std::chrono::seconds(10)}, counters,
-                       &http_conn::start_due_write);
+TEST_P(HttpConn, EventsStayWholeAndInOrderPastAFullSocket) {
+  auto loop_owner = make_loop(1 << 30);
+  auto& loop = *loop_owner;
   tcp::acceptor acceptor(loop.ioc, {net::ip::address_v4::loopback(), 0});
   tcp::socket client(loop.ioc);
   client.open(net::ip::tcp::v4());
@@ -108,6 +126,116 @@ TEST(HttpConn, EventsStayWholeAndInOrderPastAFullSocket) {
                                << std::mismatch(got.begin(), got.end(), expected.begin()).first - got.begin();
   EXPECT_EQ(counters.queued_bytes.load(), 0u);
 }
+
+// A broadcast's step: every connection's event is collected and sent with
+// the others. Each reader gets exactly its own bytes; a connection dropped
+// after its event was queued, and one whose reader has left, end without
+// disturbing the rest, and the survivors' next events (the round after)
+// arrive too.
+TEST_P(HttpConn, ABroadcastReachesEveryConnectionWhateverBecomesOfSome) {
+  constexpr int n = 40;
+  auto loop_owner = make_loop(1 << 20, n + 1);
+  auto& loop = *loop_owner;
+  tcp::acceptor acceptor(loop.ioc, {net::ip::address_v4::loopback(), 0});
+  std::vector<tcp::socket> clients;
+  std::vector<std::shared_ptr<http_conn>> conns;
+  for (int i = 0; i < n; ++i) {
+    clients.emplace_back(loop.ioc);
+    clients.back().connect(acceptor.local_endpoint());
+    auto s = acceptor.accept();
+    s.non_blocking(true);
+    conns.push_back(std::make_shared<http_conn>(std::move(s), loop));
+  }
+  constexpr int dropped = 3, left = 7;
+  clients[left].close(); // its writes fail (EPIPE or a reset) once the kernel knows
+  auto data =
+    std::make_shared<const std::string>(R"({"jsonrpc":"2.0","method":"notifications/resources/updated"})");
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < n; ++i)
+      if (conns[i]->open())
+        conns[i]->send_event(1, static_cast<std::uint64_t>(round), data);
+    if (round == 0)
+      conns[dropped]->drop(); // queued and then dropped: nothing of it is sent
+    loop.ioc.poll();
+    loop.ioc.restart();
+  }
+  std::string expected;
+  for (int round = 0; round < 3; ++round)
+    expected += event("1-" + std::to_string(round), *data);
+  for (int i = 0; i < n; ++i) {
+    if (i == dropped) {
+      beast::error_code ec;
+      std::string got(64, '\0');
+      got.resize(clients[i].read_some(net::buffer(got), ec));
+      EXPECT_EQ(ec, net::error::eof) << "the dropped connection sent " << got.size() << " bytes";
+      continue;
+    }
+    if (i == left) {
+      EXPECT_FALSE(conns[i]->open()); // a write to a reader that left ends the connection
+      continue;
+    }
+    EXPECT_EQ(read_exactly(clients[i], expected.size()), expected) << "connection " << i;
+  }
+  conns.clear(); // the dropped one counts what it never wrote until it goes
+  EXPECT_EQ(counters.queued_bytes.load(), 0u);
+  EXPECT_FALSE(loop.collecting); // the step is over
+}
+
+// A connection closed while its next write waits to be sent with others
+// (its reader's earlier connection failed, and that connection's close
+// closed this one) sends nothing more, to no descriptor at all: its reader
+// gets whole events, then the end of the stream.
+TEST_P(HttpConn, AConnectionClosedWhileItsWriteWaitsSendsNothingMore) {
+  auto loop_owner = make_loop(1 << 20);
+  auto& loop = *loop_owner;
+  tcp::acceptor acceptor(loop.ioc, {net::ip::address_v4::loopback(), 0});
+  auto open_pair = [&] {
+    auto c = std::make_unique<tcp::socket>(loop.ioc);
+    c->connect(acceptor.local_endpoint());
+    auto s = acceptor.accept();
+    s.non_blocking(true);
+    return std::make_pair(std::move(c), std::make_shared<http_conn>(std::move(s), loop));
+  };
+  auto [b_client, b] = open_pair();
+  auto [a_client, a] = open_pair();
+  a_client->close();
+  auto tiny = std::make_shared<const std::string>("x");
+  a->send_event(0, 0, tiny); // the kernel answers it with a reset
+  loop.ioc.poll();
+  loop.ioc.restart();
+  ASSERT_TRUE(a->open()); // the first write went; the second fails
+  a->on_close = [b = b] { b->drop(); };
+  // 200 tiny events: more than one write takes (128 chunks), so b's write
+  // after its first is collected for the step's next round.
+  constexpr int events = 200;
+  std::string expected;
+  for (int i = 0; i < events; ++i) {
+    b->send_event(0, static_cast<std::uint64_t>(i), tiny);
+    expected += event("0-" + std::to_string(i), *tiny);
+  }
+  a->send_event(0, 1, tiny);
+  loop.ioc.poll();
+  EXPECT_FALSE(a->open());
+  EXPECT_FALSE(b->open());
+  std::string got;
+  beast::error_code ec;
+  char buf[4096];
+  while (!ec)
+    got.append(buf, b_client->read_some(net::buffer(buf), ec));
+  EXPECT_EQ(ec, net::error::eof);
+  ASSERT_LE(got.size(), expected.size());
+  EXPECT_EQ(got, expected.substr(0, got.size()));
+  // Whole events only: the cut falls where one ends.
+  EXPECT_TRUE(got.empty() || got.ends_with("\n\n"));
+  if (GetParam()) // the second write waited, and was not sent
+    EXPECT_EQ(got, expected.substr(0, expected.find("id: 0-128\n")));
+  a.reset();
+  b.reset();
+  EXPECT_EQ(counters.queued_bytes.load(), 0u); // nothing still counted as on its way
+}
+
+INSTANTIATE_TEST_SUITE_P(Writes, HttpConn, ::testing::Values(true, false),
+                         [](const auto& p) { return p.param ? "Batched" : "OneByOne"; });
 
 } // namespace
 } // namespace cafmcp::http

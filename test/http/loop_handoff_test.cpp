@@ -29,6 +29,24 @@ TEST(LoopHandoff, ABatchIsOnePostAndRunsInOrder) {
   EXPECT_EQ(ran.back(), 5);
 }
 
+// The batch's end runs once, after its last item and before anything an
+// item pushed (a batch of its own, with its own end).
+TEST(LoopHandoff, ABatchsEndRunsOnceAfterItsItems) {
+  ran.clear();
+  boost::asio::io_context ioc;
+  int end_mark = -1;
+  loop_handoff<int, loop_only_lock> h(
+    ioc, record, [](void* context) { ran.push_back(*static_cast<int*>(context)); }, &end_mark);
+  for (int i = 0; i < 3; ++i)
+    h.push(i);
+  EXPECT_EQ(ioc.poll(), 1u);
+  EXPECT_EQ(ran, (std::vector<int>{0, 1, 2, -1}));
+  h.push(7);
+  ioc.restart();
+  ioc.poll();
+  EXPECT_EQ(ran, (std::vector<int>{0, 1, 2, -1, 7, -1}));
+}
+
 TEST(LoopHandoff, AfterCloseNothingQueuedRunsAndPushesAreRefused) {
   ran.clear();
   boost::asio::io_context ioc;
