@@ -12,6 +12,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "streamable_http/http_conn.hpp"
 
@@ -204,7 +206,14 @@ TEST_P(HttpConn, AConnectionClosedWhileItsWriteWaitsSendsNothingMore) {
   loop.ioc.poll();
   loop.ioc.restart();
   ASSERT_TRUE(a->open()); // the first write went; the second fails
-  a->on_close = [b = b] { b->drop(); };
+  // b's close frees its descriptor (and a's, closed just before); a
+  // socket pair opened at once takes those numbers (the lowest free ones):
+  // a write still addressed to b's number would land in it.
+  int reused[2] = {-1, -1};
+  a->on_close = [b = b, &reused] {
+    b->drop();
+    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, reused), 0);
+  };
   // 200 tiny events: more than one write takes (128 chunks), so b's write
   // after its first is collected for the step's next round.
   constexpr int events = 200;
@@ -217,6 +226,11 @@ TEST_P(HttpConn, AConnectionClosedWhileItsWriteWaitsSendsNothingMore) {
   loop.ioc.poll();
   EXPECT_FALSE(a->open());
   EXPECT_FALSE(b->open());
+  char stray[256];
+  for (int end : reused) // a pair: each end reads what was written to the other
+    EXPECT_EQ(::recv(end, stray, sizeof stray, MSG_DONTWAIT), -1) << "bytes meant for b reached a new socket";
+  for (int end : reused)
+    ::close(end);
   std::string got;
   beast::error_code ec;
   char buf[4096];
