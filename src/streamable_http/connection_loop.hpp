@@ -61,6 +61,9 @@ protected:
 /// The small writes that one step of the loop's due writes starts: each
 /// connection's bytes copied one after another, sent together once every
 /// due connection has added its own (send_ring.hpp). Loop thread only.
+/// Cleared, not freed, after each round: no allocation per broadcast, for
+/// the price of holding the largest round's bytes (an event per stream,
+/// ~150 bytes each: ~1.5 MB after a broadcast to 10,000 streams).
 struct collected_writes {
   std::vector<std::shared_ptr<http_conn>> writers;
   std::vector<send_ring::job> jobs; // data set when they are sent: `bytes` may move until then
