@@ -75,6 +75,9 @@ public:
   /// POST outside any session): it is served by the stateless revision's
   /// rules even when its `_meta` is missing.
   virtual bool stateless() const { return false; }
+  /// A send() follows soon: the transport may start loading what it will
+  /// read into the cache. Only a hint (no effect on what is sent).
+  virtual void prefetch() const noexcept {}
 };
 
 /// Implemented by the core; held by the transport for one client connection.

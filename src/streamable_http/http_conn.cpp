@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "foundation/prefetch.hpp"
 #include "streamable_http/coarse_clock.hpp"
 
 namespace cafmcp::http {
@@ -289,7 +290,10 @@ void http_conn::send_collected(void* l) {
   while (!loop.collected.jobs.empty()) {
     std::swap(loop.collected, loop.sending);
     auto& round = loop.sending;
-    for (std::size_t i = 0; i < round.jobs.size(); ++i) {
+    const auto n = round.jobs.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + prefetch_distance < n) // each writer is read again: cold again past a few thousand
+        prefetch_lines(round.writers[i + prefetch_distance].get(), 2);
       round.jobs[i].data = round.bytes.data() + round.starts[i];
       // Closed since (a session's end closing its other connection): its
       // descriptor may already be another's; -1 sends nothing anywhere.
@@ -297,8 +301,11 @@ void http_conn::send_collected(void* l) {
         round.jobs[i].fd = -1;
     }
     loop.sends.send_all(round.jobs);
-    for (std::size_t i = 0; i < round.jobs.size(); ++i)
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + prefetch_distance < n)
+        prefetch_lines(round.writers[i + prefetch_distance].get(), 2);
       round.writers[i]->sent_collected(round.jobs[i]);
+    }
     round.clear();
   }
   loop.collecting = false;

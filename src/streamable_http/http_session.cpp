@@ -4,6 +4,7 @@
 
 #include "cafmcp/json_rpc.hpp"
 
+#include "foundation/prefetch.hpp"
 #include "streamable_http/error_response.hpp"
 #include "streamable_http/request_policy.hpp"
 #include "streamable_http/sse.hpp"
@@ -40,6 +41,13 @@ bool http_session::send(frame message, const routing& where) {
     return true;
   }
   return hand_over({shared_from_this(), std::move(message), where, outgoing::kind::frame});
+}
+
+// A notification for the standalone stream reads its map node and its
+// connection's first lines; this object's own were asked for before.
+void http_session::prefetch() const noexcept {
+  prefetch_lines(standalone_, 2);
+  prefetch_lines(standalone_conn_.load(std::memory_order_relaxed), 2);
 }
 
 void http_session::end_request(const std::string& key) {
@@ -294,6 +302,8 @@ void http_session::release(pending& p) {
 
 void http_session::attach_stream(stream& s, std::uint64_t id, const std::shared_ptr<http_conn>& c) {
   s.conn = c;
+  if (&s == standalone_)
+    standalone_conn_.store(c.get(), std::memory_order_relaxed);
   std::weak_ptr<http_session> weak = shared_from_this();
   c->on_close = [weak] {
     if (auto self = weak.lock())

@@ -77,6 +77,7 @@ public:
   void close() override;
   const char* network_transport() const override { return "tcp"; }
   bool stateless() const override { return stateless_; }
+  void prefetch() const noexcept override;
 
   // -- on the event loop -------------------------------------------------
   void attach(std::shared_ptr<connection> core) { core_ = std::move(core); }
@@ -163,6 +164,10 @@ private:
   // and any node resumes them from the change log.
   bool clustered_ = false;
   stream* standalone_ = nullptr; // streams_'s 0, made with the session, kept till its end
+  // The connection its GET stream was last attached to: for prefetch()
+  // only, never read through (it may be gone; a prefetch never faults).
+  // Atomic: the notifier may run on another loop's thread.
+  std::atomic<const http_conn*> standalone_conn_{nullptr};
   std::shared_ptr<session_outbox> outbox_;
   std::string id_;
   std::optional<std::string> owner_;
