@@ -4,7 +4,6 @@
 
 #include "cafmcp/json_rpc.hpp"
 
-#include "foundation/prefetch.hpp"
 #include "streamable_http/error_response.hpp"
 #include "streamable_http/request_policy.hpp"
 #include "streamable_http/sse.hpp"

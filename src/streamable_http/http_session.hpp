@@ -19,6 +19,7 @@
 #include "cafmcp/server.hpp"
 #include "cafmcp/transport.hpp"
 
+#include "foundation/prefetch.hpp"
 #include "streamable_http/auth_challenge.hpp"
 #include "streamable_http/event_store.hpp"
 #include "streamable_http/http_conn.hpp"
@@ -185,5 +186,14 @@ private:
   std::uint64_t next_stream_ = 1;
   std::chrono::steady_clock::time_point last_activity_ = std::chrono::steady_clock::now();
 };
+
+// A storm's frames reach the outbox in batches (loop_handoff.hpp): the
+// session a few frames ahead is asked for, then what its standalone stream
+// reads.
+inline void prefetch_far(const outgoing& o) noexcept { prefetch_lines(o.to.get(), 2); }
+inline void prefetch_near(const outgoing& o) noexcept {
+  if (o.to)
+    o.to->prefetch();
+}
 
 } // namespace cafmcp::http

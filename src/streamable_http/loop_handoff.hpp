@@ -24,6 +24,20 @@ struct loop_only_lock {
   void unlock() {}
 };
 
+/// A batch's items reach their targets cold when there are thousands (a
+/// broadcast's writes, its frames for each session): while item i runs,
+/// item i + k asks for its target's lines (far) and item i + k/2 for what
+/// the target points to, now that the target is in (near). Overloaded,
+/// for argument-dependent lookup, by the items that have such targets.
+template <class T>
+void prefetch_far(const std::shared_ptr<T>& target) noexcept {
+  prefetch_lines(target.get(), 2);
+}
+template <class Item>
+void prefetch_far(const Item&) noexcept {}
+template <class Item>
+void prefetch_near(const Item&) noexcept {}
+
 /// `Lock`: std::mutex when any thread may push (actor threads hand frames
 /// to sessions); loop_only_lock when only the loop does.
 template <class Item, class Lock = std::mutex>
@@ -79,15 +93,6 @@ public:
   }
 
 private:
-  // A batch of connections' writes (a broadcast's, thousands) reaches each
-  // connection cold: the one a few items ahead is asked for meanwhile.
-  template <class T>
-  static void prefetch_target(const std::shared_ptr<T>& p) noexcept {
-    prefetch_lines(p.get(), 2);
-  }
-  template <class T>
-  static void prefetch_target(const T&) noexcept {}
-
   void drain() {
     {
       std::lock_guard<Lock> g(lock_);
@@ -95,10 +100,13 @@ private:
       waiting_.store(false, std::memory_order_release);
     }
     draining_ = true; // loop thread only, as idle_here()'s reading of it
+    constexpr std::size_t d = prefetch_distance / 2;
     const auto n = taken_.size();
     for (std::size_t i = 0; i < n; ++i) {
-      if (i + prefetch_distance < n)
-        prefetch_target(taken_[i + prefetch_distance]);
+      if (i + 2 * d < n)
+        prefetch_far(taken_[i + 2 * d]);
+      if (i + d < n)
+        prefetch_near(taken_[i + d]);
       run_(taken_[i]); // may push: into items_, a batch of its own
     }
     if (batch_end_)

@@ -1,6 +1,7 @@
 // The batch hand-off to the event loop: one post per batch, order kept,
 // and after close() nothing more reaches the loop (a session an actor
 // thread still sends to while the transport goes away).
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -27,6 +28,29 @@ TEST(LoopHandoff, ABatchIsOnePostAndRunsInOrder) {
   ioc.restart();          // poll() stopped the context when it ran out of work
   EXPECT_EQ(ioc.poll(), 1u);
   EXPECT_EQ(ran.back(), 5);
+}
+
+// Items that point somewhere (connections, sessions) have their targets
+// prefetched a few items ahead: a batch longer than that reach still runs
+// each item once, in order, the last ones (nothing ahead of them) included.
+std::vector<int> ran_targets;
+void record_target(std::shared_ptr<int>& p) {
+  ran_targets.push_back(*p);
+  p.reset();
+}
+
+TEST(LoopHandoff, ABatchOfPointersPastThePrefetchReachRunsWholeAndInOrder) {
+  ran_targets.clear();
+  boost::asio::io_context ioc;
+  loop_handoff<std::shared_ptr<int>, loop_only_lock> h(ioc, record_target);
+  const int n = static_cast<int>(3 * prefetch_distance + 1);
+  std::vector<int> expected;
+  for (int i = 0; i < n; ++i) {
+    h.push(std::make_shared<int>(i));
+    expected.push_back(i);
+  }
+  EXPECT_EQ(ioc.poll(), 1u);
+  EXPECT_EQ(ran_targets, expected);
 }
 
 // The batch's end runs once, after its last item and before anything an
