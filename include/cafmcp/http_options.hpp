@@ -119,9 +119,10 @@ struct http_options {
   /// The small writes one step of an event loop starts (a broadcast's
   /// events, one per stream) go to the kernel together, in one io_uring
   /// submission instead of a send(2) each: ~10% less CPU per delivery at
-  /// 500 streams (BENCHMARKS.md). Where io_uring cannot be used (a kernel
-  /// before 6, a container's seccomp profile) each write is its own
-  /// send(2), as with false.
+  /// 500 streams (BENCHMARKS.md). Where io_uring cannot be used (a
+  /// container's seccomp profile, or a kernel whose send to a full socket
+  /// would wait for room: each loop tries one when it starts) each write is
+  /// its own send(2), as with false.
   bool batched_writes = true;
 };
 

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
-#include <cstdio>
+#include <vector>
 
 #include <liburing.h>
 #include <sys/socket.h>
-#include <sys/utsname.h>
+#include <unistd.h>
 
 namespace cafmcp::http {
 
@@ -18,38 +18,53 @@ struct send_ring::ring {
 
 namespace {
 
-// A full socket must end its send with -EAGAIN at once, as send(2) with
-// MSG_DONTWAIT does, not wait in the kernel for room (that would hold the
-// loop's writes until a slow reader reads). Kernels of the 6 series do;
-// older ones are left to send(2). submit() still defends against a send
-// that waits.
-bool kernel_is_at_least_6() {
-  utsname u{};
-  int major = 0;
-  return uname(&u) == 0 && std::sscanf(u.release, "%d", &major) == 1 && major >= 6;
-}
-
-constexpr int send_flags = MSG_DONTWAIT | MSG_NOSIGNAL;
 constexpr std::uint64_t cancel_tag = ~std::uint64_t{0}; // never a job's index
 
-long plain_send(const send_ring::job& j) {
+long plain_send(const send_ring::job& j, int flags) {
   ssize_t r;
   do
-    r = ::send(j.fd, j.data, j.size, send_flags);
+    r = ::send(j.fd, j.data, j.size, flags);
   while (r < 0 && errno == EINTR);
   return r < 0 ? -errno : static_cast<long>(r);
 }
 
 } // namespace
 
-send_ring::send_ring(bool use_io_uring, unsigned depth) : depth_(std::max(depth, 1u)) {
-  if (!use_io_uring || !kernel_is_at_least_6())
+const int send_ring::default_flags = MSG_DONTWAIT | MSG_NOSIGNAL;
+
+send_ring::send_ring(bool use_io_uring, unsigned depth, int flags)
+  : depth_(std::max(depth, 1u)), flags_(flags) {
+  if (!use_io_uring)
     return;
   auto r = std::make_unique<ring>();
   // SUBMIT_ALL: a send the kernel refuses at once still takes its slot
   // and answers in its completion, so no entry is left behind in the ring.
-  if (io_uring_queue_init(depth_, &r->uring, IORING_SETUP_SUBMIT_ALL) == 0)
-    ring_ = std::move(r); // otherwise -EPERM (seccomp), -ENOSYS, -EINVAL: send(2) it is
+  if (io_uring_queue_init(depth_, &r->uring, IORING_SETUP_SUBMIT_ALL) != 0)
+    return; // -EPERM (seccomp), -ENOSYS, -EINVAL: send(2) it is
+  ring_ = std::move(r);
+  if (!sends_end_at_once())
+    ring_.reset();
+}
+
+// A full socket must end its send with -EAGAIN at once, as send(2) with
+// MSG_DONTWAIT does, not wait in the kernel for room: that would hold all
+// of the loop's writes until one slow reader reads. Kernels differ (an
+// io_uring send that finds no room may instead wait for it), so one send to
+// a full socket is tried here. The socket is a blocking one, so that only
+// the flag can make the send end at once; the loop's sockets are
+// non-blocking as well.
+bool send_ring::sends_end_at_once() {
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    return false;
+  const std::vector<char> block(65536, 'p');
+  while (::send(fds[0], block.data(), block.size(), MSG_DONTWAIT | MSG_NOSIGNAL) > 0) {
+  }
+  job probe{fds[0], block.data(), 1, 0};
+  bool at_once = submit({&probe, 1}) && probe.result == -EAGAIN;
+  ::close(fds[0]);
+  ::close(fds[1]);
+  return at_once;
 }
 
 send_ring::~send_ring() = default;
@@ -61,15 +76,17 @@ void send_ring::send_all(std::span<job> jobs) {
       submit(part);
     else
       for (auto& j : part)
-        j.result = plain_send(j);
+        j.result = plain_send(j, flags_);
   }
 }
 
-void send_ring::submit(std::span<job> jobs) {
+// True when every send ended inside the submission (none had to be
+// cancelled).
+bool send_ring::submit(std::span<job> jobs) {
   auto* u = &ring_->uring;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     auto* sqe = io_uring_get_sqe(u); // room for depth_: the ring is empty between calls
-    io_uring_prep_send(sqe, jobs[i].fd, jobs[i].data, jobs[i].size, send_flags);
+    io_uring_prep_send(sqe, jobs[i].fd, jobs[i].data, jobs[i].size, flags_);
     io_uring_sqe_set_data64(sqe, i);
   }
   int submitted = io_uring_submit(u); // each send is issued, and completes, in here
@@ -79,7 +96,8 @@ void send_ring::submit(std::span<job> jobs) {
   auto reap = [&](io_uring_cqe* cqe) {
     auto tag = io_uring_cqe_get_data64(cqe);
     if (tag != cancel_tag) {
-      taken[tag].result = cqe->res == -ECANCELED ? -EAGAIN : cqe->res; // cancelled before a byte went
+      // Cancelled before a byte went (-EINTR where a worker thread was sending).
+      taken[tag].result = cqe->res == -ECANCELED || cqe->res == -EINTR ? -EAGAIN : cqe->res;
       done_[tag] = true;
       ++seen;
     }
@@ -88,8 +106,10 @@ void send_ring::submit(std::span<job> jobs) {
   io_uring_cqe* cqe = nullptr;
   while (seen < taken.size() && io_uring_peek_cqe(u, &cqe) == 0)
     reap(cqe);
-  if (seen < taken.size()) {
-    // A send is waiting for room after all (not seen: a defence). Cancel
+  const bool at_once = seen == taken.size();
+  if (!at_once) {
+    // A send is waiting for room after all (the set-up's probe makes it
+    // unlikely: a defence; the probe itself comes here where it fails). Cancel
     // what is outstanding (it then ends at once, -ECANCELED if nothing was
     // sent) and wait for every completion, the cancellations' too, so that
     // the ring is empty again.
@@ -117,6 +137,7 @@ void send_ring::submit(std::span<job> jobs) {
       j.result = -EAGAIN;
     ring_.reset();
   }
+  return at_once;
 }
 
 } // namespace cafmcp::http

@@ -9,9 +9,11 @@
 // cheaper as send(2) (1.09x): the caller sends those itself.
 //
 // liburing (Debian's liburing-dev) sets the ring up. Where io_uring cannot
-// be used (a kernel before 6, io_uring_disabled, a container's seccomp
-// profile refusing it) batched() is false and send_all() makes one send(2)
-// per job: the same results, one system call each.
+// be used (io_uring_disabled, a container's seccomp profile refusing it,
+// or a kernel whose send to a full socket waits for room in spite of
+// MSG_DONTWAIT: the ring tries one when it is set up) batched() is false
+// and send_all() makes one send(2) per job: the same results, one system
+// call each.
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -30,9 +32,14 @@ public:
     long result = 0;
   };
 
+  /// What each send is given: MSG_DONTWAIT | MSG_NOSIGNAL.
+  static const int default_flags;
+
   /// `use_io_uring` false: send(2) per job. `depth`: sends per submission
-  /// (more are submitted in turn).
-  explicit send_ring(bool use_io_uring, unsigned depth = 256);
+  /// (more are submitted in turn). `flags`: for tests; without
+  /// MSG_DONTWAIT a send to a full socket waits in the kernel, as it would
+  /// on a kernel that ignores the flag, and the ring is not used.
+  explicit send_ring(bool use_io_uring, unsigned depth = 256, int flags = default_flags);
   ~send_ring();
   send_ring(const send_ring&) = delete;
   send_ring& operator=(const send_ring&) = delete;
@@ -46,9 +53,11 @@ public:
 
 private:
   struct ring;
-  void submit(std::span<job> jobs);
+  bool submit(std::span<job> jobs);
+  bool sends_end_at_once();
   std::unique_ptr<ring> ring_;
   unsigned depth_;
+  int flags_;
   std::vector<bool> done_; // which sends of a submission have completed
 };
 

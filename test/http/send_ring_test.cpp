@@ -2,13 +2,19 @@
 // non-blocking send(2) would: all its bytes, a part of them past a nearly
 // full socket, -EAGAIN on a full one, -EPIPE for a reader that left,
 // -EBADF for no descriptor; and a full socket holds up none of the others.
-// Every test runs with io_uring and with send(2) alone, which must agree.
+// Every test runs with io_uring and with send(2) alone, which must agree;
+// and a kernel whose send to a full socket would wait is found out when the
+// ring is set up.
 #include <cerrno>
+#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <liburing.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "streamable_http/send_ring.hpp"
@@ -114,6 +120,49 @@ TEST_P(SendRing, AReaderThatLeftIsEpipeAndNoDescriptorIsEbadf) {
 
 INSTANTIATE_TEST_SUITE_P(Sends, SendRing, ::testing::Values(true, false),
                          [](const auto& p) { return p.param ? "IoUring" : "SendEach"; });
+
+// Whether io_uring can be set up here at all (a seccomp profile may refuse it).
+bool io_uring_here() {
+  io_uring u{};
+  if (io_uring_queue_init(4, &u, 0) != 0)
+    return false;
+  io_uring_queue_exit(&u);
+  return true;
+}
+
+int kernel_major() {
+  utsname u{};
+  int major = 0;
+  return uname(&u) == 0 && std::sscanf(u.release, "%d", &major) == 1 ? major : 0;
+}
+
+// Setting up, the ring sends once to a full socket. Kernels of the 6
+// series end such a send at once (-EAGAIN, as MSG_DONTWAIT asks): the ring
+// is used.
+TEST(SendRingSetUp, WhereAFullSocketsSendEndsAtOnceTheRingIsUsed) {
+  if (!io_uring_here() || kernel_major() < 6)
+    GTEST_SKIP() << "io_uring cannot be set up here, or the kernel is older than 6";
+  EXPECT_TRUE(send_ring(true).batched());
+}
+
+// Without MSG_DONTWAIT a send to a full socket waits in the kernel for room,
+// as it would on a kernel that ignores the flag: the set-up's send is
+// cancelled (the constructor returns) and every job goes by send(2).
+TEST(SendRingSetUp, ASendThatWaitsIsCancelledAndSendsGoOneByOne) {
+  if (!send_ring(true).batched())
+    GTEST_SKIP() << "io_uring is not used here at all";
+  send_ring waiting(true, 16, MSG_NOSIGNAL);
+  EXPECT_FALSE(waiting.batched());
+  socket_pair a, b; // non-blocking: send(2) without MSG_DONTWAIT ends at once too
+  a.fill();
+  std::string text = "text";
+  std::vector<send_ring::job> jobs{{a.writer, text.data(), text.size(), 0},
+                                   {b.writer, text.data(), text.size(), 0}};
+  waiting.send_all(jobs);
+  EXPECT_EQ(jobs[0].result, -EAGAIN);
+  EXPECT_EQ(jobs[1].result, static_cast<long>(text.size()));
+  EXPECT_EQ(b.read_all(), text);
+}
 
 } // namespace
 } // namespace cafmcp::http
