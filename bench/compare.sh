@@ -195,6 +195,10 @@ for round in $(seq "${ROUNDS_EACH:-2}"); do
       | sed 's/^{/{"label":"floor_sse_10k_one_at_a_time",/' >>"$results"
     big="$cafmcp --max-connections 30000"
     load cafmcp_fanout_10k "$big" -k 10000 -m 60 --setup-parallel 32
+    # Floor (e) at 10,000 streams, right after: floor (b) at this scale
+    # moved 157-181k/s between runs, and this one, driven by the same
+    # client, says what the server's own work costs at this scale.
+    load floor_fanout_10k "$bin/http-fanout-floor" -k 10000 -m 60 --setup-parallel 32
     load cafmcp_storm_10k "$big" -k 10000 -m 640 -w 16 -u 4 --window 32 --setup-parallel 32
     if [[ $SCALE != cafmcp ]]; then
       load ts_fanout_10k "$ts" -k 10000 -m 20 --setup-parallel 32 --timeout 60

@@ -103,6 +103,12 @@ if "cafmcp_fanout_10k" in runs:
     rows.append((f"HTTP fan-out, 10,000 sessions, one update at a time (notif/s; floor at {get('floor_sse_10k', 'sockets')} sockets)",
                  get("cafmcp_fanout_10k"), get("ts_fanout_10k"), big, ">= 0.8x floor(b) at 10,000"))
     rows.append(("  p99 latency at 10,000 sessions (us)", get("cafmcp_fanout_10k", "p99_us"), get("ts_fanout_10k", "p99_us"), None, ""))
+    if "floor_fanout_10k" in runs:
+        rows.append(("  the same against floor (e) at 10,000 streams (notif/s)", get("cafmcp_fanout_10k"), None,
+                     get("floor_fanout_10k"), ""))
+        rows.append(("    server CPU per delivery at 10,000 (us; floor (e)'s in the floor column)",
+                     get("cafmcp_fanout_10k", "server_cpu_us_per_item"), None,
+                     get("floor_fanout_10k", "server_cpu_us_per_item"), ""))
     rows.append(("HTTP storm, 10,000 sessions, 16 drivers x window 32 (notif/s)", get("cafmcp_storm_10k"),
                  get("ts_storm_10k"), big, ">= 2x floor(b) at 10,000"))
 rows.append((f"In-process fan-out, notifier -> {get('floor_caf', 'actors')} sessions (deliv/s)", get("cafmcp_notifier"), None, caf,
@@ -198,7 +204,7 @@ print("correctness (0 lost / duplicated / out of order):",
       ", ".join(f"{l}: {correctness(l)}" for l in ["cafmcp_fanout", "ts_fanout", "floor_fanout", "cafmcp_storm", "ts_storm", "cafmcp_stdio", "ts_stdio",
                                                     "floor_stdio_spin", "cafmcp_stdio_long", "ts_stdio_long",
                                                     "floor_stdio_long", "floor_stdio_spin_long",
-                                                    "floor_stdio", "cafmcp_fanout_10k", "cafmcp_storm_10k",
+                                                    "floor_stdio", "cafmcp_fanout_10k", "floor_fanout_10k", "cafmcp_storm_10k",
                                                     "ts_fanout_10k", "ts_storm_10k",
                                                     "cafmcp_fanout_traced", "cafmcp_storm_traced",
                                                     "cafmcp_storm_traced_piped", "cafmcp_fanout_clustered",

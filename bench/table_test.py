@@ -6,8 +6,9 @@ of the fan-out pair, made up so that the best untraced round (lucky) and the
 paired median tell different costs), two rounds of floor (b) one round at
 a time, the faster of which gives the latency rows' floor column, and three
 rounds of one clustered node, made up to pair with the fan-out rounds, and
-made-up stdio lines for floor (d') and the runs over 20,000 updates, and a
-made-up floor (e) line)."""
+made-up stdio lines for floor (d') and the runs over 20,000 updates, a
+made-up floor (e) line, and made-up lines for 10,000 sessions: floor (b)
+at 9,968 sockets, cafmcp and floor (e))."""
 import json
 import pathlib
 import subprocess
@@ -89,6 +90,18 @@ correctness = next(line for line in out.splitlines() if line.startswith("correct
 expect("ts_fanout: FAIL lost=1" in correctness, "a lost notification is not reported")
 expect("cafmcp_storm_traced: FAIL server dropped spans" in correctness, "dropped spans are not reported")
 expect("cafmcp_fanout: ok" in correctness, "a clean run is not ok")
+
+# 10,000 sessions (made-up lines): against floor (b) at the sockets it held,
+# and against floor (e) at 10,000 streams, rate and server CPU.
+big = rows["HTTP fan-out, 10,000 sessions, one update at a time (notif/s; floor at 9968 sockets)"]
+expect(big[2] == "170,000" and big[4] == "0.90x", f"10,000 sessions against floor (b) {big}")
+big_e = rows["the same against floor (e) at 10,000 streams (notif/s)"]
+expect(big_e[0] == "153,000" and big_e[2] == "180,000" and big_e[4] == "0.85x",
+       f"10,000 sessions against floor (e) {big_e}")
+big_cpu = rows["server CPU per delivery at 10,000 (us; floor (e)'s in the floor column)"]
+expect(big_cpu[0] == "5.80" and big_cpu[2] == "5.50" and big_cpu[4] == "1.05x",
+       f"server CPU per delivery at 10,000 {big_cpu}")
+expect("floor_fanout_10k: ok" in correctness, "floor (e)'s run at 10,000 is not checked")
 
 # The cluster rows pair each round with the single node's run of that round
 # (the test data's clustered rounds: 0.90x, 0.70x, 0.95x; p50 +200, +900, +100 us).
