@@ -41,12 +41,27 @@ public:
   task<void> run(result& r) {
     auto ex = co_await net::this_coro::executor;
     // Resources first, from one session, so subscribers see no list churn.
-    auto admin = co_await conn_.open("cafmcp-load-admin");
-    for (auto& d : drivers_)
-      for (auto& uri : d.uris) {
-        auto args = resource_args(uri);
-        check_tool(co_await admin->call_tool("add_resource", std::move(args)));
-      }
+    // A server that is not there, or refuses, ends the run here: the
+    // poller's wait would keep the event loop, and the client, running.
+    std::shared_ptr<rpc_session> admin;
+    std::exception_ptr refused;
+    try {
+      admin = co_await conn_.open("cafmcp-load-admin");
+      for (auto& d : drivers_)
+        for (auto& uri : d.uris) {
+          auto args = resource_args(uri);
+          check_tool(co_await admin->call_tool("add_resource", std::move(args)));
+        }
+    } catch (...) {
+      refused = std::current_exception();
+    }
+    if (refused) {
+      poller_.close();
+      if (admin)
+        conn_.done_with(*admin);
+      conn_.finish();
+      std::rethrow_exception(refused);
+    }
     r.rss_start = server_rss(pid_);
     // Sessions, a few at a time.
     subscribers_.resize(static_cast<std::size_t>(o_.sessions));
