@@ -1,5 +1,7 @@
 #include "streamable_http/event_store.hpp"
 
+#include "foundation/prefetch.hpp"
+
 namespace cafmcp::http {
 namespace {
 
@@ -10,34 +12,40 @@ std::size_t cost_of(const event_store::event& e) { return size_of(e.data) + size
 
 } // namespace
 
-// The first listing is the oldest event of all once it is current: every
-// other listing is no later than its history's oldest event. A stale one
-// is brought up to date when it comes first, then looked at again.
+// The log's first slot is the oldest event of all, and its history's own
+// oldest (an older one of that history would hold an earlier slot).
+//
+// Once the budget is full every append discards that event, and its history
+// is seldom the one appending (under broadcasts, one a fixed way along the
+// sessions): a history and an event far out of cache, two waits on memory
+// per delivery with 10,000 sessions. The discards to come are the next
+// slots', so each asks for a later slot's history and for a nearer one's
+// oldest event (that history asked for a few discards before).
 void history_budget::enforce() {
-  while (bytes_ > max_bytes_ && !fronts_.empty()) {
-    auto first = fronts_.begin();
-    auto* history = first->second;
-    if (history->events_.empty()) {
-      fronts_.erase(first);
-      history->listed_as_ = 0;
-    } else if (auto oldest = history->events_.front().order; first->first != oldest) {
-      auto node = fronts_.extract(first);
-      node.value().first = history->listed_as_ = oldest;
-      fronts_.insert(std::move(node));
-    } else {
-      history->discard_oldest();
-      ++discarded_;
+  constexpr std::size_t near = prefetch_distance, far = 2 * prefetch_distance;
+  while (bytes() > max_bytes_ && !log_.empty()) {
+    log_.front()->discard_oldest();
+    ++discarded_;
+    if (log_.size() > far) {
+      if (auto* h = log_[far])
+        prefetch_lines(h, (sizeof(event_store) + 63) / 64);
+      if (auto* h = log_[near]; h && !h->events_.empty())
+        prefetch_lines(&h->events_.front());
     }
   }
 }
 
 void event_store::discard_oldest() {
   auto& oldest = events_.front();
+  auto cost = cost_of(oldest);
+  auto order = oldest.order;
   bytes_ -= size_of(oldest.data);
-  if (budget_)
-    budget_->bytes_ -= cost_of(oldest); // its listing goes stale, and stays
   events_.pop_front();
   oldest_at_ = events_.empty() ? clock::time_point::max() : events_.front().at;
+  if (budget_) {
+    budget_->events_bytes_ -= cost;
+    budget_->forget(order);
+  }
 }
 
 void event_store::trim(clock::time_point now) {
@@ -47,12 +55,8 @@ void event_store::trim(clock::time_point now) {
 }
 
 void event_store::clear() {
-  while (!events_.empty())
+  while (!events_.empty()) // each empties its slot: the budget keeps no address of a history gone
     discard_oldest();
-  if (budget_ && listed_as_) { // the budget must not keep the address of a history gone
-    budget_->fronts_.erase({listed_as_, this});
-    listed_as_ = 0;
-  }
 }
 
 std::uint64_t event_store::append(frame data, clock::time_point now, stream_mark mark) {
@@ -60,12 +64,9 @@ std::uint64_t event_store::append(frame data, clock::time_point now, stream_mark
   bytes_ += size_of(data);
   if (events_.empty())
     oldest_at_ = now;
-  events_.push_back({seq, std::move(data), now, mark, budget_ ? budget_->next_order() : 0});
-  if (budget_) {
-    budget_->bytes_ += cost_of(events_.back());
-    if (!listed_as_) // a listing kept from before is no later than this event: still true
-      budget_->fronts_.emplace(listed_as_ = events_.back().order, this);
-  }
+  events_.push_back({seq, budget_ ? budget_->record(this) : 0, std::move(data), now, mark});
+  if (budget_)
+    budget_->events_bytes_ += cost_of(events_.back());
   trim(now);
   if (budget_)
     budget_->enforce();

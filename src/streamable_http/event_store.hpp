@@ -22,12 +22,14 @@ namespace cafmcp::http {
 class event_store {
 public:
   using clock = std::chrono::steady_clock;
+  // What discarding one reads (its order, its frame) first, with the next
+  // one's time right after it: one line per event where it can.
   struct event {
     std::uint64_t seq;
+    std::uint64_t order; // age among every history of its budget: its slot in the budget's log; 0: none
     frame data;
     clock::time_point at;
     stream_mark mark; // a clustered session's standalone stream only
-    std::uint64_t order = 0; // age among every history of its budget
   };
 
   /// Bytes count each frame in full, although a broadcast frame is shared
@@ -97,7 +99,6 @@ private:
   std::size_t max_bytes_;
   std::chrono::seconds max_age_;
   std::shared_ptr<history_budget> budget_;
-  std::uint64_t listed_as_ = 0; // the order the budget lists this history under; 0: not listed
 };
 
 } // namespace cafmcp::http

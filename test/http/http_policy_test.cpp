@@ -227,8 +227,12 @@ TEST(EventStore, AgesEachEventByItsOwnTime) {
   EXPECT_TRUE(s.after(2, t0 + std::chrono::seconds(31))); // an emptied history ages its next event afresh
 }
 
+// What one event of a 4-byte frame counts against a budget: the event, its
+// frame and its slot in the budget's order log.
+constexpr std::size_t cost_of_4 = sizeof(event_store::event) + 4 + sizeof(void*);
+
 TEST(EventStore, HistoriesSharingABudgetLoseTheOldestEventOfAnyFirst) {
-  auto budget = std::make_shared<history_budget>(3 * (sizeof(event_store::event) + 4));
+  auto budget = std::make_shared<history_budget>(3 * cost_of_4);
   auto frame_of = [](const char* text) { return std::make_shared<const std::string>(text); };
   {
     event_store a(100, std::chrono::seconds(60), 1000, budget);
@@ -249,7 +253,7 @@ TEST(EventStore, HistoriesSharingABudgetLoseTheOldestEventOfAnyFirst) {
     EXPECT_FALSE(b.after(0));
     ASSERT_TRUE(b.after(1));
     EXPECT_EQ(b.after(1)->size(), 3u);
-    EXPECT_EQ(budget->bytes(), 3 * (sizeof(event_store::event) + 4));
+    EXPECT_EQ(budget->bytes(), 3 * cost_of_4);
     a.append(frame_of("a3__")); // a history emptied by the budget takes events again
     EXPECT_EQ(a.size(), 1u);
     EXPECT_EQ(b.size(), 2u);
@@ -262,20 +266,55 @@ TEST(EventStore, HistoriesSharingABudgetLoseTheOldestEventOfAnyFirst) {
   EXPECT_FALSE(c.after(0));
 }
 
+// A stream gone quiet keeps its last event while a busy one discards its
+// own by its count: the order log past the quiet one's event grows (each
+// slot counted), and the budget, not unbounded memory, ends it.
+TEST(EventStore, AQuietHistorysOldEventGoesOnceTheLogPastItFillsTheBudget) {
+  constexpr std::size_t budget_bytes = 1024;
+  auto budget = std::make_shared<history_budget>(budget_bytes);
+  auto frame = std::make_shared<const std::string>("xxxx");
+  event_store quiet(100, std::chrono::seconds(60), 1000, budget);
+  event_store busy(2, std::chrono::seconds(60), 1000, budget);
+  quiet.append(frame);
+  std::size_t appended = 0;
+  while (quiet.size() == 1 && appended < 10'000) {
+    busy.append(frame);
+    ++appended;
+    ASSERT_LE(budget->bytes(), budget_bytes);
+    EXPECT_LE(busy.size(), 2u);
+  }
+  EXPECT_EQ(quiet.size(), 0u);
+  EXPECT_FALSE(quiet.after(0)); // gone, and said so
+  EXPECT_EQ(budget->discarded(), 1u);
+  // It went when the slots since it, 8 bytes each, filled what its and the
+  // busy history's kept events left of the budget.
+  auto kept = 3 * (sizeof(event_store::event) + 4);
+  EXPECT_EQ(appended, (budget_bytes - kept) / sizeof(void*));
+  EXPECT_EQ(budget->bytes(), 2 * cost_of_4); // the log is the busy history's two slots again
+}
+
 // Histories sharing a budget against a model of what they must keep: each
 // its newest events within its own count, and over the budget the oldest
 // event of any of them discarded first. Random appends, clears and
 // histories replaced, 8 histories, 4,000 steps, a fixed seed.
 TEST(EventStore, HistoriesSharingABudgetKeepWhatAModelKeeps) {
   constexpr std::size_t histories = 8, frame_bytes = 4, budget_events = 12;
-  constexpr std::size_t cost = sizeof(event_store::event) + frame_bytes;
-  auto budget = std::make_shared<history_budget>(budget_events * cost);
+  constexpr std::size_t cost = sizeof(event_store::event) + frame_bytes, slot = sizeof(void*);
+  constexpr std::size_t budget_bytes = budget_events * (cost + slot);
+  auto budget = std::make_shared<history_budget>(budget_bytes);
   auto frame = std::make_shared<const std::string>(frame_bytes, 'x');
   std::mt19937 rng(2026);
   std::vector<std::unique_ptr<event_store>> stores(histories);
   std::vector<std::size_t> max_events(histories);
   std::vector<std::deque<std::uint64_t>> model(histories); // the orders each must keep
   std::uint64_t next_order = 1, discarded = 0, total = 0;
+  auto oldest_history = [&] {
+    std::size_t oldest = histories;
+    for (std::size_t h = 0; h < histories; ++h)
+      if (!model[h].empty() && (oldest == histories || model[h].front() < model[oldest].front()))
+        oldest = h;
+    return oldest;
+  };
   auto fresh = [&](std::size_t i) {
     max_events[i] = 2 + rng() % 5;
     stores[i] = std::make_unique<event_store>(max_events[i], std::chrono::seconds(3600), 1 << 20, budget);
@@ -301,23 +340,23 @@ TEST(EventStore, HistoriesSharingABudgetKeepWhatAModelKeeps) {
         model[i].pop_front();
         --total;
       }
-      while (total > budget_events) {
-        std::size_t oldest = histories;
-        for (std::size_t h = 0; h < histories; ++h)
-          if (!model[h].empty() && (oldest == histories || model[h].front() < model[oldest].front()))
-            oldest = h;
-        model[oldest].pop_front();
+      // Over the budget (kept events, and the log's slots from the oldest
+      // kept event on) the oldest kept event of any goes.
+      while (total > 0
+             && total * cost + (next_order - model[oldest_history()].front()) * slot > budget_bytes) {
+        model[oldest_history()].pop_front();
         --total;
         ++discarded;
       }
     }
+    auto span = total ? next_order - model[oldest_history()].front() : 0;
     for (std::size_t h = 0; h < histories; ++h) {
       std::vector<std::uint64_t> kept;
       for (auto& e : stores[h]->kept_after(0))
         kept.push_back(e.order);
       ASSERT_EQ(kept, std::vector<std::uint64_t>(model[h].begin(), model[h].end())) << "step " << step;
     }
-    ASSERT_EQ(budget->bytes(), total * cost) << "step " << step;
+    ASSERT_EQ(budget->bytes(), total * cost + span * slot) << "step " << step;
     ASSERT_EQ(budget->discarded(), discarded) << "step " << step;
   }
   EXPECT_GT(discarded, 500u); // the budget, not only each history's count, did the discarding
