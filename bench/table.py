@@ -173,13 +173,33 @@ for name, c, t, f, target in rows:
     ct = ratio(c, t) if not lower_is_better else (f"{c / t:.3f}x" if c and t else "n/a")
     print(f"| {name} | {fmt(c)} | {fmt(t)} | {fmt(f)} | {ct} | {ratio(c, f)} | {target} |")
 
+# Each round's figure against another label's in the same round (runs of
+# one round share the machine's state; a shared machine's noise moves whole
+# stretches of a run).
+def per_round(label, other, key, combine):
+    return [combine(c[key], o[key]) for o, c in zip(all_runs.get(other, []), all_runs.get(label, []))
+            if c.get(key) is not None and o.get(key)]
+
+
+# The table reads each figure's best round, which can set a server's slow
+# round beside a floor's fast one: what each round said on its own shows
+# how far the machine moved them.
+round_ratios = [("fan-out / floor (b)", "cafmcp_fanout", "floor_sse", "rate_per_s"),
+                ("/ floor (e)", "cafmcp_fanout", "floor_fanout", "rate_per_s"),
+                ("p99 / the paced floor's", "cafmcp_fanout", paced, "p99_us"),
+                ("10,000 sessions / floor (b)", "cafmcp_fanout_10k", "floor_sse_10k", "rate_per_s")]
+said = [(name, per_round(label, other, key, lambda c, o: c / o)) for name, label, other, key in round_ratios]
+if len(all_runs.get("cafmcp_fanout", [])) > 1:
+    print()
+    print("round by round (cafmcp against the floors of its own round): " +
+          "; ".join(f"{name} " + ", ".join(f"{v:.2f}x" for v in values) for name, values in said if values))
+
+
 # The cluster: one node on a Redis change log against the same node alone,
 # and three nodes behind haproxy against one node alone, each paired by
-# round (as the tracing costs: runs of one round share the machine's state)
-# and the median over rounds taken.
+# round (as the tracing costs) and the median over rounds taken.
 def paired(label, alone, key, combine):
-    values = [combine(c[key], a[key]) for a, c in zip(all_runs.get(alone, []), all_runs.get(label, []))
-              if c.get(key) is not None and a.get(key)]
+    values = per_round(label, alone, key, combine)
     return statistics.median(values) if values else None
 
 

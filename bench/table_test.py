@@ -8,7 +8,8 @@ a time, the faster of which gives the latency rows' floor column, and three
 rounds of one clustered node, made up to pair with the fan-out rounds, and
 made-up stdio lines for floor (d') and the runs over 20,000 updates, a
 made-up floor (e) line, and made-up lines for 10,000 sessions: floor (b)
-at 9,968 sockets, cafmcp and floor (e))."""
+at 9,968 sockets, cafmcp and floor (e)). The round-by-round line pairs
+what the rounds have in common."""
 import json
 import pathlib
 import subprocess
@@ -90,6 +91,16 @@ correctness = next(line for line in out.splitlines() if line.startswith("correct
 expect("ts_fanout: FAIL lost=1" in correctness, "a lost notification is not reported")
 expect("cafmcp_storm_traced: FAIL server dropped spans" in correctness, "dropped spans are not reported")
 expect("cafmcp_fanout: ok" in correctness, "a clean run is not ok")
+
+# Round by round: each round's cafmcp against the floors of its own round,
+# as many as both ran (the test data: two rounds of the paced floor).
+by_round = next(line for line in out.splitlines() if line.startswith("round by round"))
+p99_rounds = ", ".join(f"{c['p99_us'] / p['p99_us']:.2f}x"
+                       for c, p in zip(rounds["cafmcp_fanout"], rounds["floor_sse_one_at_a_time"]))
+expect(len(rounds["floor_sse_one_at_a_time"]) == 2 and f"p99 / the paced floor's {p99_rounds};" in by_round,
+       f"the p99 round by round is not {p99_rounds}: {by_round}")
+first = rounds["cafmcp_fanout"][0]["rate_per_s"] / rounds["floor_sse"][0]["rate_per_s"]
+expect(f"fan-out / floor (b) {first:.2f}x;" in by_round, f"the fan-out round by round: {by_round}")
 
 # 10,000 sessions (made-up lines): against floor (b) at the sockets it held,
 # and against floor (e) at 10,000 streams, rate and server CPU.
