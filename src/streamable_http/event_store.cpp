@@ -60,11 +60,18 @@ void event_store::clear() {
 }
 
 std::uint64_t event_store::append(frame data, clock::time_point now, stream_mark mark) {
+  auto order = budget_ ? budget_->record(this) : 0;
+  try {
+    events_.push_back({next_, order, std::move(data), now, mark});
+  } catch (...) { // out of memory: no slot may name this history without its event
+    if (budget_)
+      budget_->forget(order);
+    throw;
+  }
   auto seq = next_++;
-  bytes_ += size_of(data);
-  if (events_.empty())
+  bytes_ += size_of(events_.back().data);
+  if (events_.size() == 1)
     oldest_at_ = now;
-  events_.push_back({seq, budget_ ? budget_->record(this) : 0, std::move(data), now, mark});
   if (budget_)
     budget_->events_bytes_ += cost_of(events_.back());
   trim(now);
