@@ -146,7 +146,8 @@ struct server_options {
   };
   supervision_limits supervision;
 
-  /// CAF scheduler threads (0: one per core, at least 2).
+  /// CAF scheduler threads (0: one per CPU this process may run on, by its
+  /// affinity mask as taskset or a container's cpuset sets it; at least 2).
   std::size_t scheduler_threads = 0;
   /// How many times an idle scheduler thread looks for work before it
   /// sleeps (CAF's aggressive polling, about 10 ns a look here). Work that

@@ -33,7 +33,9 @@ struct stdio_options {
   /// once finds the server awake, and skips a wake-up of a sleeping thread,
   /// the largest part of a request's latency on a virtual machine. Costs at
   /// most this much CPU per request read; 0 turns it off (and so does a
-  /// machine with one CPU, where it would only delay other threads). While
+  /// reader that may run on one CPU only, by its affinity mask or the
+  /// machine's size: there it would only delay other threads, the client
+  /// that started the server and shares its mask among them). While
   /// the client shares the reader's CPU (the spin then holds it up: spins
   /// keep running out just before its line comes), the reader stops
   /// spinning, and tries again now and then.

@@ -15,6 +15,7 @@
 #include "actors/post.hpp"
 #include "actors/worker.hpp"
 #include "actors/supervisor.hpp"
+#include "foundation/usable_cpus.hpp"
 
 namespace cafmcp {
 
@@ -23,10 +24,12 @@ struct server::impl {
     // CAF's own default is at least 4 workers: on a 2-core machine the two
     // extra ones only add wake-ups and steals (tools/call, 16 clients:
     // +12% requests/s with 2). Handlers run on threads of their own, so
-    // one worker per core never waits behind a blocked handler.
+    // one worker per core never waits behind a blocked handler. The cores
+    // counted are the ones this process may run on (a container's cpuset),
+    // not the machine's.
     auto threads = options->scheduler_threads > 0
                      ? options->scheduler_threads
-                     : std::max<std::size_t>(2, std::thread::hardware_concurrency());
+                     : std::max<std::size_t>(2, detail::usable_cpus());
     config.set("scheduler.max-threads", threads);
     // CAF's work-stealing workers, once idle, poll 500 more times with
     // 50 us sleeps before they rest: between the bursts of a fan-out that is
