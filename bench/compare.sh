@@ -130,6 +130,10 @@ CFG
   wait "${pids[@]}" 2>/dev/null || true
 }
 
+# The first two CPUs this script may run on: the stdio rows with their
+# placement held use them (none on a one-CPU machine).
+read -ra cpus <<<"$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0))[:2])')"
+
 # Shared machines are noisy: every round runs the floors and the servers
 # back to back, and the table keeps each figure's best round.
 for round in $(seq "${ROUNDS_EACH:-2}"); do
@@ -177,6 +181,20 @@ for round in $(seq "${ROUNDS_EACH:-2}"); do
   load floor_stdio_spin_long "$bin/stdio-echo-floor --spin" --stdio -k 1 -m $((M * 200))
   load cafmcp_stdio_long "$bin/everything-server --stdio" --stdio -k 1 -m $((M * 200))
   load ts_stdio_long "node $root/bench/peers/ts/server.mjs --stdio" --stdio -k 1 -m $((M * 200))
+  # stdio with its placement held (taskset): a blocking echo is fast on its
+  # client's CPU and slow on another (every line a wake-up across CPUs each
+  # way), so an unpinned row can read a server in one mode against floor (d)
+  # in the other. Here each runs on its client's CPU, then on a CPU of its
+  # own, and is read against the floor placed the same way.
+  if (( ${#cpus[@]} >= 2 )); then
+    for where in one_cpu two_cpus; do
+      on=""
+      [[ $where == one_cpu ]] || on="taskset -c ${cpus[1]} "
+      load_on "${cpus[0]}" "floor_stdio_$where" "$on$bin/stdio-echo-floor" --stdio -k 1 -m $((M * 20))
+      load_on "${cpus[0]}" "cafmcp_stdio_$where" "$on$bin/everything-server --stdio" --stdio -k 1 -m $((M * 20))
+      load_on "${cpus[0]}" "ts_stdio_$where" "${on}node $root/bench/peers/ts/server.mjs --stdio" --stdio -k 1 -m $((M * 20))
+    done
+  fi
   # 10,000 GET streams and the setup's own connections: past the server's
   # default connection limit (10,000), raised as for the 10k rows.
   load cafmcp_idle "$cafmcp --max-connections 30000" -k "$KMEM" -m 0 --setup-parallel 32

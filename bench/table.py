@@ -92,6 +92,14 @@ if "cafmcp_stdio_long" in runs:
                  get("floor_stdio_spin_long"), ""))
     rows.append(("  p99 latency (us; floor (d))", get("cafmcp_stdio_long", "p99_us"), get("ts_stdio_long", "p99_us"),
                  get("floor_stdio_long", "p99_us"), ""))
+# stdio with its placement held (compare.sh, taskset): the server on its
+# client's CPU, then on a CPU of its own, each against floor (d) placed the
+# same way, so that server and floor cannot land in different modes.
+placed = [("one_cpu", "on its client's CPU", "on one CPU"), ("two_cpus", "and its client on a CPU each", "on two CPUs")]
+for where, said, _ in placed:
+    if f"cafmcp_stdio_{where}" in runs:
+        rows.append((f"stdio, the server {said} (notif/s; floor (d) placed the same)", get(f"cafmcp_stdio_{where}"),
+                     get(f"ts_stdio_{where}"), get(f"floor_stdio_{where}"), ">= 3x TS, >= 0.5x floor(d)"))
 rows.append(("tools/call, 16 clients, quick tool (req/s)", get("cafmcp_requests"), get("ts_requests"), get("floor_requests"),
              ">= 10x TS, >= 0.75x floor(c)"))
 rows.append(("  p99 request latency (us)", get("cafmcp_requests", "p99_us"), get("ts_requests", "p99_us"),
@@ -188,6 +196,8 @@ round_ratios = [("fan-out / floor (b)", "cafmcp_fanout", "floor_sse", "rate_per_
                 ("/ floor (e)", "cafmcp_fanout", "floor_fanout", "rate_per_s"),
                 ("p99 / the paced floor's", "cafmcp_fanout", paced, "p99_us"),
                 ("10,000 sessions / floor (b)", "cafmcp_fanout_10k", "floor_sse_10k", "rate_per_s")]
+round_ratios += [(f"stdio {short} / floor (d)", f"cafmcp_stdio_{where}", f"floor_stdio_{where}", "rate_per_s")
+                 for where, _, short in placed]
 said = [(name, per_round(label, other, key, lambda c, o: c / o)) for name, label, other, key in round_ratios]
 if len(all_runs.get("cafmcp_fanout", [])) > 1:
     print()
@@ -224,7 +234,9 @@ print("correctness (0 lost / duplicated / out of order):",
       ", ".join(f"{l}: {correctness(l)}" for l in ["cafmcp_fanout", "ts_fanout", "floor_fanout", "cafmcp_storm", "ts_storm", "cafmcp_stdio", "ts_stdio",
                                                     "floor_stdio_spin", "cafmcp_stdio_long", "ts_stdio_long",
                                                     "floor_stdio_long", "floor_stdio_spin_long",
-                                                    "floor_stdio", "cafmcp_fanout_10k", "floor_fanout_10k", "cafmcp_storm_10k",
+                                                    "floor_stdio", *(f"{who}_stdio_{where}" for where, _, _ in placed
+                                                                     for who in ("cafmcp", "ts", "floor")),
+                                                    "cafmcp_fanout_10k", "floor_fanout_10k", "cafmcp_storm_10k",
                                                     "ts_fanout_10k", "ts_storm_10k",
                                                     "cafmcp_fanout_traced", "cafmcp_storm_traced",
                                                     "cafmcp_storm_traced_piped", "cafmcp_fanout_clustered",

@@ -8,7 +8,8 @@ a time, the faster of which gives the latency rows' floor column, and three
 rounds of one clustered node, made up to pair with the fan-out rounds, and
 made-up stdio lines for floor (d') and the runs over 20,000 updates, a
 made-up floor (e) line, and made-up lines for 10,000 sessions: floor (b)
-at 9,968 sockets, cafmcp and floor (e)). The round-by-round line pairs
+at 9,968 sockets, cafmcp and floor (e); stdio with its placement held, two
+rounds on one CPU, one on two). The round-by-round line pairs
 what the rounds have in common."""
 import json
 import pathlib
@@ -101,6 +102,18 @@ expect(len(rounds["floor_sse_one_at_a_time"]) == 2 and f"p99 / the paced floor's
        f"the p99 round by round is not {p99_rounds}: {by_round}")
 first = rounds["cafmcp_fanout"][0]["rate_per_s"] / rounds["floor_sse"][0]["rate_per_s"]
 expect(f"fan-out / floor (b) {first:.2f}x;" in by_round, f"the fan-out round by round: {by_round}")
+
+# stdio with its placement held (made-up lines): each placement against the
+# floor placed the same way, the table's from the best rounds (one CPU:
+# 50,000 / 90,000), round by round from each round's own (0.56x, 0.75x).
+one_cpu = rows["stdio, the server on its client's CPU (notif/s; floor (d) placed the same)"]
+expect(one_cpu[:5] == ["50,000", "12,000", "90,000", "4.17x", "0.56x"], f"stdio on one CPU {one_cpu}")
+two_cpus = rows["stdio, the server and its client on a CPU each (notif/s; floor (d) placed the same)"]
+expect(two_cpus[:5] == ["44,000", "9,000", "22,000", "4.89x", "2.00x"], f"stdio on two CPUs {two_cpus}")
+expect("stdio on one CPU / floor (d) 0.56x, 0.75x" in by_round and "stdio on two CPUs / floor (d) 2.00x" in by_round,
+       f"stdio's placed rows round by round: {by_round}")
+expect("ts_stdio_two_cpus: FAIL lost=1" in correctness and "cafmcp_stdio_one_cpu: ok" in correctness,
+       "the placed stdio runs' correctness is not reported")
 
 # 10,000 sessions (made-up lines): against floor (b) at the sockets it held,
 # and against floor (e) at 10,000 streams, rate and server CPU.
