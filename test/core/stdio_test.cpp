@@ -9,12 +9,12 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sched.h>
 #include <unistd.h>
 
 #include "mutator.hpp"
 #include "support.hpp"
 #include "foundation/usable_cpus.hpp"
+#include "held_to_one_cpu.hpp"
 #include "transport/stdio.hpp"
 #include "where_tool.hpp"
 
@@ -438,27 +438,6 @@ TEST(Stdio, TheReaderLooksForTheNextLineBeforeItSleeps) {
     GTEST_SKIP() << "this thread may run on one CPU only: the reader never polls there (the next test)";
   EXPECT_LE(reader_sleeps_during_calls(std::chrono::hours(1), 20), 5);
 }
-
-// Holds the calling thread, and the threads it starts (they inherit its
-// mask), to the first CPU it may run on, as `taskset -c` holds a process
-// and its children; restores the mask when it goes.
-class held_to_one_cpu {
-public:
-  held_to_one_cpu() {
-    EXPECT_EQ(::sched_getaffinity(0, sizeof before_, &before_), 0);
-    int first = 0;
-    while (!CPU_ISSET(first, &before_))
-      ++first;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(first, &one);
-    EXPECT_EQ(::sched_setaffinity(0, sizeof one, &one), 0);
-  }
-  ~held_to_one_cpu() { ::sched_setaffinity(0, sizeof before_, &before_); }
-
-private:
-  cpu_set_t before_;
-};
 
 // A reader that may run on one CPU only shares it with its client (here:
 // this thread; a client that starts the server under taskset passes its

@@ -1,42 +1,33 @@
 // usable_cpus() counts the calling thread's affinity mask, not the machine:
 // a thread held to one CPU (as `taskset -c 0` holds a process) sees 1.
+#include <algorithm>
 #include <thread>
 
 #include <gtest/gtest.h>
-#include <pthread.h>
 #include <sched.h>
 
 #include "foundation/usable_cpus.hpp"
+#include "held_to_one_cpu.hpp"
 
+namespace cafmcp::test {
 namespace {
 
-std::size_t count_on(const cpu_set_t& mask) {
-  std::size_t seen = 0;
-  std::thread t([&] {
-    EXPECT_EQ(::pthread_setaffinity_np(::pthread_self(), sizeof mask, &mask), 0);
-    seen = cafmcp::detail::usable_cpus();
-  });
-  t.join();
-  return seen;
-}
-
-} // namespace
-
 TEST(UsableCpus, AThreadHeldToOneCpuSeesOne) {
-  cpu_set_t mine;
-  ASSERT_EQ(::sched_getaffinity(0, sizeof mine, &mine), 0);
-  int first = 0;
-  while (!CPU_ISSET(first, &mine))
-    ++first;
-  cpu_set_t one;
-  CPU_ZERO(&one);
-  CPU_SET(first, &one);
-  EXPECT_EQ(count_on(one), 1u);
+  held_to_one_cpu here;
+  EXPECT_EQ(detail::usable_cpus(), 1u);
+  std::size_t in_a_thread_it_started = 0;
+  std::thread([&] { in_a_thread_it_started = detail::usable_cpus(); }).join();
+  EXPECT_EQ(in_a_thread_it_started, 1u);
 }
 
 TEST(UsableCpus, AThreadSeesEveryCpuOfItsMaskAndNoMore) {
   cpu_set_t mine;
   ASSERT_EQ(::sched_getaffinity(0, sizeof mine, &mine), 0);
-  EXPECT_EQ(count_on(mine), static_cast<std::size_t>(CPU_COUNT(&mine)));
-  EXPECT_LE(count_on(mine), std::max(1u, std::thread::hardware_concurrency()));
+  EXPECT_EQ(detail::usable_cpus(), static_cast<std::size_t>(CPU_COUNT(&mine)));
+  EXPECT_LE(detail::usable_cpus(), std::max(1u, std::thread::hardware_concurrency()));
+  { held_to_one_cpu here; } // and back: the mask it had is counted again
+  EXPECT_EQ(detail::usable_cpus(), static_cast<std::size_t>(CPU_COUNT(&mine)));
 }
+
+} // namespace
+} // namespace cafmcp::test
