@@ -1,9 +1,7 @@
 #pragma once
 // A real server and Streamable HTTP transport on an ephemeral loopback port.
-// The suites are built twice: with one event loop, and (as
-// cafmcp_http_multiloop_tests) with CAFMCP_TEST_EVENT_LOOPS=3, where
-// connections take turns over the loops, so a test's GET stream or later
-// POST usually arrives on another loop than its session's and moves there.
+// The suites run twice: with one event loop (cafmcp_http_tests), and with
+// three (cafmcp_http_multiloop_tests): event_loops_under_test.hpp.
 #include <future>
 #include <memory>
 
@@ -12,11 +10,8 @@
 #include "cafmcp/server.hpp"
 #include "cafmcp/streamable_http.hpp"
 
+#include "event_loops_under_test.hpp"
 #include "raw_http.hpp"
-
-#ifndef CAFMCP_TEST_EVENT_LOOPS
-#define CAFMCP_TEST_EVENT_LOOPS 1
-#endif
 
 namespace cafmcp::test {
 
@@ -44,7 +39,7 @@ protected:
   virtual http_options transport_options() {
     http_options o;
     o.port = 0;
-    o.event_loops = CAFMCP_TEST_EVENT_LOOPS;
+    o.event_loops = static_cast<std::size_t>(event_loops_under_test());
     return o;
   }
   void SetUp() override {
