@@ -5,8 +5,9 @@
 // actor, no thread hand-off: what a line-in, lines-out round trip costs on
 // this machine. cafmcp-load --stdio drives it as it drives the servers; a
 // tools/call of update_resource answers with notifications/resources/updated
-// for its uri and then the result, as an MCP server would, so the stdio
-// fan-out row reads cafmcp's notifications/s against it.
+// for its uri and then the result, as an MCP server would (the same text
+// content the everything-server and the TypeScript peer answer), so the
+// stdio fan-out row reads cafmcp's notifications/s against it.
 //
 // --spin (floor (d')): before each read, poll stdin for up to 50 us, as
 // cafmcp's reader does by default (stdio_options::poll_before_sleep). A
@@ -48,18 +49,30 @@ void answer(std::string_view line, std::string& out) {
   if (id.empty())
     return; // a notification
   std::string_view result = "{}";
+  std::string_view updated_uri; // with its quotes
   if (line.find(R"("method":"initialize")") != std::string_view::npos) {
     result = init_result;
   } else if (line.find(R"("method":"tools/call")") != std::string_view::npos) {
-    result = R"({"content":[]})";
+    result = R"({"content":[{"type":"text","text":"ok"}]})";
     if (line.find(R"("name":"update_resource")") != std::string_view::npos) {
-      auto uri = field(line, "\"uri\":");
+      updated_uri = field(line, "\"uri\":");
       out.append(R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":)")
-        .append(uri)
+        .append(updated_uri)
         .append("}}\n");
     }
   }
-  out.append(R"({"jsonrpc":"2.0","id":)").append(id).append(R"(,"result":)").append(result).append("}\n");
+  out.append(R"({"jsonrpc":"2.0","id":)").append(id).append(R"(,"result":)");
+  // The text both MCP servers answer an update with ("updated <uri>"):
+  // the client reads and parses the same bytes from the floor as from them
+  // (an empty content array spared it ~70 bytes a round; on one CPU the
+  // floor's rate moved by 0.97x, 9 pairs, inside the noise).
+  if (updated_uri.size() >= 2)
+    out.append(R"({"content":[{"type":"text","text":"updated )")
+      .append(updated_uri.substr(1, updated_uri.size() - 2))
+      .append(R"("}]})");
+  else
+    out.append(result);
+  out.append("}\n");
 }
 
 bool write_all(const std::string& out) {
