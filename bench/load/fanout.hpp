@@ -3,6 +3,7 @@
 // session's own output over stdio), W drivers calling update_resource, and
 // every resources/updated checked against what was sent (see main.cpp).
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -27,6 +28,8 @@ public:
       driver d{io.get_executor()};
       d.total = o.mutations / o.drivers + (w < o.mutations % o.drivers ? 1 : 0);
       d.sent_at.resize(static_cast<std::size_t>(d.total));
+      if (!o.round_times.empty())
+        d.times.resize(static_cast<std::size_t>(d.total));
       d.delivered.assign(static_cast<std::size_t>(d.total), 0);
       for (int i = 0; i < o.uris_per_driver; ++i) {
         auto uri = "bench://load/d" + std::to_string(w) + "/u" + std::to_string(i);
@@ -153,6 +156,8 @@ public:
     r.out_of_order = out_of_order_;
     r.other = other_;
     r.latency = summarize(latencies_);
+    if (!o_.round_times.empty())
+      write_round_times();
   }
 
 private:
@@ -164,6 +169,13 @@ private:
     int complete = 0; // mutations [0, complete) reached every session
     std::vector<clock_type::time_point> sent_at;
     std::vector<int> delivered; // sessions reached, per mutation
+    // --round-times: per mutation, when its first and last delivery and its
+    // answer came (a round's shape: how long before anything is written,
+    // how long the writes take, which rounds are slow)
+    struct round_time {
+      clock_type::time_point first, last, answered;
+    };
+    std::vector<round_time> times;
     signal wake;
   };
   struct subscriber {
@@ -240,6 +252,8 @@ private:
       d.sent = n + 1;
       auto args = update_args(d.uris[static_cast<std::size_t>(n) % u], n);
       check_tool(co_await s->call_tool("update_resource", std::move(args)));
+      if (!d.times.empty())
+        d.times[static_cast<std::size_t>(n)].answered = clock_type::now();
     }
     conn_.done_with(*s);
   }
@@ -296,12 +310,42 @@ private:
   }
 
   void reached(driver& d, int n) {
-    if (++d.delivered[static_cast<std::size_t>(n)] < o_.sessions || n != d.complete)
+    auto at = static_cast<std::size_t>(n);
+    if (!d.times.empty()) {
+      if (d.delivered[at] == 0)
+        d.times[at].first = clock_type::now();
+      if (d.delivered[at] + 1 == o_.sessions)
+        d.times[at].last = clock_type::now();
+    }
+    if (++d.delivered[at] < o_.sessions || n != d.complete)
       return;
     while (d.complete < d.total && d.delivered[static_cast<std::size_t>(d.complete)] >= o_.sessions)
       ++d.complete;
     d.wake.notify();
     done_signal_.notify();
+  }
+
+  // "driver mutation first_us last_us answer_us", a line per mutation sent
+  // (-1: it never came).
+  void write_round_times() const {
+    std::FILE* f = std::fopen(o_.round_times.c_str(), "w");
+    if (!f)
+      throw std::runtime_error("cannot write " + o_.round_times);
+    auto us = [](clock_type::time_point from, clock_type::time_point to) -> long long {
+      if (to == clock_type::time_point{})
+        return -1;
+      return std::chrono::duration_cast<std::chrono::microseconds>(to - from).count();
+    };
+    for (std::size_t w = 0; w < drivers_.size(); ++w) {
+      auto& d = drivers_[w];
+      for (int n = 0; n < d.sent; ++n) {
+        auto& t = d.times[static_cast<std::size_t>(n)];
+        auto sent = d.sent_at[static_cast<std::size_t>(n)];
+        std::fprintf(f, "%zu %d %lld %lld %lld\n", w, n, us(sent, t.first), us(sent, t.last),
+                     us(sent, t.answered));
+      }
+    }
+    std::fclose(f);
   }
 
   net::io_context& io_;

@@ -29,6 +29,7 @@ struct options {
   bool trace = false;
   std::string label;
   std::string bearer_token;
+  std::string round_times; // fanout: a file for each mutation's times (empty: none)
 };
 
 struct result {

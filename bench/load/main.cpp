@@ -121,6 +121,9 @@ int main(int argc, char** argv) {
   app.add_option("--bearer-token", o.bearer_token, "HTTP: send this token on every request");
   app.add_flag("--json", o.json, "one JSON line");
   app.add_flag("--trace", o.trace, "print every event received (debugging)");
+  app.add_option("--round-times", o.round_times,
+                 "fanout: write each mutation's microseconds from its send to its first delivery, its last "
+                 "and its answer, a line each, to this file");
   CLI11_PARSE(app, argc, argv);
   if (o.url.empty() == o.server.empty() && !o.stdio) {
     std::cerr << "give exactly one of --url and --server\n";
