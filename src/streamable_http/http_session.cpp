@@ -33,13 +33,31 @@ bool http_session::send(frame message, const routing& where) {
   // session's memory (one update at a time: 1,870 -> 1,713 instructions
   // per delivery). A burst queues: its frames then reach each connection's
   // write together (a storm routed at once wrote 5.0 frames per write, not
-  // 6.8). Messages of a request always queue (their request's state is the
-  // loop's to change, in order).
+  // 6.8). Messages of a request queue (their request's state is the loop's
+  // to change, in order), all but a plain answer with nothing ahead of it
+  // (answers_here).
   if (!where.request_key && !where.burst && !closing_.load() && outbox_->idle_here()) {
     route(std::move(message), where);
     return true;
   }
+  if (where.request_key && where.final_response && answers_here(*where.request_key)) {
+    route(std::move(message), where);
+    return true;
+  }
   return hand_over({shared_from_this(), std::move(message), where, outgoing::kind::frame});
+}
+
+// A request's plain JSON answer, sent by an actor the loop runs (a quick
+// tool's session, a mutation's callback) with nothing waiting in the
+// outbox: nothing of this request is queued ahead of it, so it is written
+// here and now, in the step that computed it, instead of a loop step
+// later. Only an answer that cannot end the session (not initialize's,
+// not a stateless one's) and that is not the last event of an SSE stream.
+bool http_session::answers_here(const std::string& key) const {
+  if (stateless_ || closing_.load() || !outbox_->idle_here())
+    return false;
+  auto it = pending_.find(key);
+  return it != pending_.end() && !it->second.initialize && it->second.stream == 0;
 }
 
 // A notification for the standalone stream reads its map node and its

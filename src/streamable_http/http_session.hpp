@@ -139,6 +139,7 @@ private:
   };
 
   bool hand_over(outgoing o); // to the loop, unless closing
+  bool answers_here(const std::string& key) const;
   void route(frame f, const routing& where);
   void end_without_response(const std::string& key);
   void release_stream_of(const std::string& key);
