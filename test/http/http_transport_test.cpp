@@ -5,6 +5,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <utility>
 
@@ -503,18 +504,24 @@ TEST_F(HttpTest, ARequestInFlightWhenItsSessionIsDeletedIsAnswered) {
 // deleted before it started may still be waiting when the test body ends
 // (the TSan lane saw one wait on a condition variable gone with the test's
 // stack).
+//
+// Every round whose handler started is kept, not only the latest: the call
+// of a session deleted in flight may still reach its handler after its POST
+// was answered, and so start after the next round's handler. A single
+// "started" round could be overwritten by such a late start before the test
+// saw it (a fresh-clone run once waited 10 s for round 85 in vain).
 struct call_stages : std::enable_shared_from_this<call_stages> {
   std::mutex m;
   std::condition_variable cv;
-  int started = -1;  // the round whose handler runs
-  int released = -1; // rounds up to this may finish
+  std::set<int> started; // the rounds whose handlers ran
+  int released = -1;     // rounds up to this may finish
   tool make() {
     tool t = text_tool("staged");
     t.handler = [self = shared_from_this()](const json& args, request_context& ctx) {
       int round = args.value("round", 0);
       ctx.log(log_level::info, "started"); // the answer becomes an SSE stream
       std::unique_lock<std::mutex> lock(self->m);
-      self->started = round;
+      self->started.insert(round);
       self->cv.notify_all();
       auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
       while (self->released < round && !ctx.cancelled() && std::chrono::steady_clock::now() < give_up)
@@ -525,7 +532,7 @@ struct call_stages : std::enable_shared_from_this<call_stages> {
   }
   bool wait_started(int round) {
     std::unique_lock<std::mutex> lock(m);
-    return cv.wait_for(lock, std::chrono::seconds(10), [&] { return started == round; });
+    return cv.wait_for(lock, std::chrono::seconds(10), [&] { return started.count(round) != 0; });
   }
   void release(int round) {
     std::lock_guard<std::mutex> lock(m);
