@@ -22,11 +22,11 @@ using json = nlohmann::json;
 
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
-// Every send span writes a session id, two timestamps and a span id here
-// (a span's text was ~1.6k instructions, half of them in these four): a
-// string is checked with one table lookup per byte, and a number or an id
-// is put together, quotes and all, in a buffer on the stack and appended
-// once.
+// Every send span writes a session id, two timestamps and a span id (a
+// group member's text was ~1.2k instructions, most of them in these four
+// and in the string appends between them): each is put together in a
+// buffer on the stack, quotes and punctuation included, and a member's
+// whole tail is appended once.
 
 // Printable ASCII but `"` and `\`: copied as it is.
 constexpr std::array<bool, 256> plain_bytes = [] {
@@ -36,12 +36,37 @@ constexpr std::array<bool, 256> plain_bytes = [] {
   return t;
 }();
 
+// Whether `v` goes into JSON as it is, eight bytes a step with the
+// word-wide byte tests of "Bit Twiddling Hacks" (each exact as a yes/no
+// for the word): no byte with its high bit set, none below 0x20, none
+// equal to 0x7f, `"` or `\`.
+bool is_plain(std::string_view v) {
+  constexpr std::uint64_t ones = 0x0101010101010101, highs = 0x8080808080808080;
+  auto has_zero = [](std::uint64_t x) { return (x - ones) & ~x & highs; };
+  auto has_below = [](std::uint64_t x, std::uint64_t n) { return (x - ones * n) & ~x & highs; };
+  std::size_t i = 0;
+  for (; i + 8 <= v.size(); i += 8) {
+    std::uint64_t x;
+    std::memcpy(&x, v.data() + i, 8);
+    if ((x & highs) != 0)
+      return false;
+    // Every byte below 0x80 from here: adding 1 carries into no other byte.
+    auto special = has_below(x, 0x20) | ((x + ones) & highs) | has_zero(x ^ (ones * '"'))
+                   | has_zero(x ^ (ones * '\\'));
+    if (special != 0)
+      return false;
+  }
+  for (; i < v.size(); ++i)
+    if (!plain_bytes[static_cast<unsigned char>(v[i])])
+      return false;
+  return true;
+}
+
 void append_string(std::string& out, std::string_view v) {
-  for (char c : v)
-    if (!plain_bytes[static_cast<unsigned char>(c)]) {
-      out += dump(json(std::string(v)));
-      return;
-    }
+  if (!is_plain(v)) {
+    out += dump(json(std::string(v)));
+    return;
+  }
   out += '"';
   out += v;
   out += '"';
@@ -53,48 +78,87 @@ void append_int(std::string& out, Int n) {
   out.append(buf, std::to_chars(buf, buf + sizeof buf, n).ptr);
 }
 
-// The decimal digits of n, written backwards ending at `end`, two at a
-// time; returns where they begin.
-char* write_decimal_backwards(char* end, std::uint64_t n) {
-  static constexpr char pairs[] = "0001020304050607080910111213141516171819"
-                                  "2021222324252627282930313233343536373839"
-                                  "4041424344454647484950515253545556575859"
-                                  "6061626364656667686970717273747576777879"
-                                  "8081828384858687888990919293949596979899";
-  while (n >= 100) {
+constexpr char digit_pairs[] = "0001020304050607080910111213141516171819"
+                               "2021222324252627282930313233343536373839"
+                               "4041424344454647484950515253545556575859"
+                               "6061626364656667686970717273747576777879"
+                               "8081828384858687888990919293949596979899";
+
+// The 8 decimal digits of n < 10^8, zeros in front, ending at `end`:
+// 32-bit arithmetic, two digits a step.
+void write_8_digits_backwards(char* end, std::uint32_t n) {
+  for (int i = 0; i < 4; ++i) {
     end -= 2;
-    std::memcpy(end, pairs + 2 * (n % 100), 2);
+    std::memcpy(end, digit_pairs + 2 * (n % 100), 2);
     n /= 100;
   }
-  if (n >= 10) {
+}
+
+// The decimal digits of n, written backwards ending at `end`; returns
+// where they begin. A timestamp's 19 digits are two 8-digit blocks of
+// 32-bit work and a short rest (one 64-bit division per block).
+char* write_decimal_backwards(char* end, std::uint64_t n) {
+  while (n >= 100'000'000) {
+    write_8_digits_backwards(end, static_cast<std::uint32_t>(n % 100'000'000));
+    end -= 8;
+    n /= 100'000'000;
+  }
+  auto small = static_cast<std::uint32_t>(n);
+  while (small >= 100) {
     end -= 2;
-    std::memcpy(end, pairs + 2 * n, 2);
+    std::memcpy(end, digit_pairs + 2 * (small % 100), 2);
+    small /= 100;
+  }
+  if (small >= 10) {
+    end -= 2;
+    std::memcpy(end, digit_pairs + 2 * small, 2);
   } else {
-    *--end = static_cast<char>('0' + n);
+    *--end = static_cast<char>('0' + small);
   }
   return end;
 }
 
 // 64-bit integers as decimal strings (beyond 2^53 JSON numbers lose digits).
-void append_number_string(std::string& out, std::uint64_t n) {
-  char buf[22]; // a quote, at most 20 digits, a quote
+constexpr std::size_t max_number_string = 22; // a quote, at most 20 digits, a quote
+
+char* put_number_string(char* p, std::uint64_t n) {
+  char buf[max_number_string];
   char* end = buf + sizeof buf;
   end[-1] = '"';
   char* begin = write_decimal_backwards(end - 1, n);
   *--begin = '"';
-  out.append(begin, end);
+  auto size = static_cast<std::size_t>(end - begin);
+  std::memcpy(p, begin, size);
+  return p + size;
+}
+
+void append_number_string(std::string& out, std::uint64_t n) {
+  char buf[max_number_string];
+  out.append(buf, put_number_string(buf, n));
+}
+
+template <std::size_t N>
+char* put_hex(char* p, const std::array<std::uint8_t, N>& bytes) {
+  static constexpr char digits[] = "0123456789abcdef";
+  *p++ = '"';
+  for (std::size_t i = 0; i < N; ++i) {
+    *p++ = digits[bytes[i] >> 4];
+    *p++ = digits[bytes[i] & 0xf];
+  }
+  *p++ = '"';
+  return p;
 }
 
 template <std::size_t N>
 void append_hex(std::string& out, const std::array<std::uint8_t, N>& bytes) {
-  static constexpr char digits[] = "0123456789abcdef";
   char buf[2 * N + 2];
-  buf[0] = buf[2 * N + 1] = '"';
-  for (std::size_t i = 0; i < N; ++i) {
-    buf[1 + 2 * i] = digits[bytes[i] >> 4];
-    buf[2 + 2 * i] = digits[bytes[i] & 0xf];
-  }
-  out.append(buf, sizeof buf);
+  out.append(buf, put_hex(buf, bytes));
+}
+
+template <std::size_t N>
+char* put_literal(char* p, const char (&text)[N]) {
+  std::memcpy(p, text, N - 1);
+  return p + N - 1;
 }
 
 void append_double(std::string& out, double x) {
@@ -257,23 +321,55 @@ public:
   }
 
   /// About what one member takes (its value aside), to reserve for all.
-  std::size_t member_size() const { return shared_.size() + 100; }
+  std::size_t member_size() const { return shared_.size() + tail_room; }
 
-  void append(std::string& out, const span_group::member& m) const {
+  /// A member: the shared text, then its value, id and times, put
+  /// together on the stack and appended at once (a value that needs
+  /// escaping, or a long one, is appended by itself first).
+  void append(std::string& out, const span_group::member& m) {
     out += shared_;
-    append_string(out, g_.value(m));
-    out += "}}],\"spanId\":";
-    append_hex(out, random_span_id());
-    out += ",\"startTimeUnixNano\":";
-    append_number_string(out, m.start_unix_nano);
-    out += ",\"endTimeUnixNano\":";
-    append_number_string(out, m.end_unix_nano);
-    out += '}';
+    auto value = g_.value(m);
+    char tail[max_inline_value + tail_room];
+    char* p = tail;
+    if (value.size() <= max_inline_value && is_plain(value)) {
+      *p++ = '"';
+      std::memcpy(p, value.data(), value.size());
+      p += value.size();
+      *p++ = '"';
+    } else {
+      append_string(out, value);
+    }
+    p = put_literal(p, "}}],\"spanId\":");
+    p = put_hex(p, random_span_id());
+    p = put_literal(p, ",\"startTimeUnixNano\":");
+    p = put_time(p, m.start_unix_nano);
+    p = put_literal(p, ",\"endTimeUnixNano\":");
+    p = put_time(p, m.end_unix_nano);
+    *p++ = '}';
+    out.append(tail, p);
   }
 
 private:
+  static constexpr std::size_t max_inline_value = 64; // a session id fits
+  // The rest of a member: its id, two times and the punctuation around them.
+  static constexpr std::size_t tail_room = 2 + 13 + 18 + 21 + max_number_string + 19 + max_number_string + 1;
+
+  // Sends run back to back, so a member's start is most often the member
+  // before's end: its text is kept and copied, not made again.
+  char* put_time(char* p, std::uint64_t t) {
+    if (t != last_time_) {
+      last_size_ = static_cast<std::size_t>(put_number_string(last_text_, t) - last_text_);
+      last_time_ = t;
+    }
+    std::memcpy(p, last_text_, last_size_);
+    return p + last_size_;
+  }
+
   const span_group& g_;
   std::string shared_;
+  std::uint64_t last_time_ = 0;
+  char last_text_[max_number_string] = {'"', '0', '"'};
+  std::size_t last_size_ = 3;
 };
 
 void encode(std::string& body, const resource& res, const std::string& default_scope,

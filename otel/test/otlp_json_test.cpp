@@ -1,5 +1,9 @@
 // The OTLP/JSON mapping: shape, id and number encodings, scopes.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
 #include <memory>
 #include <set>
 
@@ -168,6 +172,46 @@ TEST(OtlpJson, AGroupWithoutCommonAttributesIsEncodedAsItsExpandedSpans) {
   g.common.context.tracestate.clear();
   g.common.parent = {};
   expect_group_encoded_as_expanded(g);
+}
+
+// Members' times and values are written by hand, not by the JSON library:
+// every number comes out as its decimal digits, and every value as the
+// string it was, whatever byte sits wherever in it.
+TEST(OtlpJson, AGroupsTimesAndValuesComeOutExactly) {
+  const std::vector<std::uint64_t> times = {0,           1,           9,          10,        99,         100,
+                                            12'345'678,  99'999'999,  100'000'000, 100'000'001,
+                                            9'999'999'999'999'999, 10'000'000'000'000'000, 1'765'050'000'123'456'789ull,
+                                            UINT64_MAX};
+  span_group g;
+  g.common.context = {random_trace_id(), {}, 1, {}, false};
+  g.common.name = "send";
+  g.member_key = "mcp.session.id";
+  std::vector<std::string> values;
+  for (int byte = 1; byte < 256; ++byte)
+    for (std::size_t at : {0, 3, 7, 8, 12, 15, 16, 19}) {
+      std::string v(at == 19 ? 20 : 17, 'a');
+      v[at] = static_cast<char>(byte);
+      values.push_back(v);
+    }
+  values.push_back(std::string(200, 'b')); // longer than a member's room on the stack
+  values.push_back(std::string(200, 'b') + "\"");
+  values.push_back("");
+  for (std::size_t i = 0; i < values.size(); ++i)
+    g.add(times[i % times.size()], times[(i + 1) % times.size()], values[i]);
+  span_batch batch;
+  batch.groups.push_back(std::make_unique<span_group>(g));
+  auto spans = json::parse(encode_otlp_json(resource::with_service("svc"), "scope", batch))["resourceSpans"][0]
+                                                                                            ["scopeSpans"][0]["spans"];
+  ASSERT_EQ(spans.size(), values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    EXPECT_EQ(spans[i]["startTimeUnixNano"], std::to_string(times[i % times.size()])) << i;
+    EXPECT_EQ(spans[i]["endTimeUnixNano"], std::to_string(times[(i + 1) % times.size()])) << i;
+    auto want = values[i];
+    if (auto at = std::find_if(want.begin(), want.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+        at != want.end())
+      want.replace(at, at + 1, "\xEF\xBF\xBD"); // not UTF-8 alone: U+FFFD
+    EXPECT_EQ(spans[i]["attributes"][0]["value"]["stringValue"], want) << i;
+  }
 }
 
 } // namespace
