@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -78,51 +79,45 @@ void append_int(std::string& out, Int n) {
   out.append(buf, std::to_chars(buf, buf + sizeof buf, n).ptr);
 }
 
-constexpr char digit_pairs[] = "0001020304050607080910111213141516171819"
-                               "2021222324252627282930313233343536373839"
-                               "4041424344454647484950515253545556575859"
-                               "6061626364656667686970717273747576777879"
-                               "8081828384858687888990919293949596979899";
-
-// The 8 decimal digits of n < 10^8, zeros in front, ending at `end`:
-// 32-bit arithmetic, two digits a step.
-void write_8_digits_backwards(char* end, std::uint32_t n) {
-  for (int i = 0; i < 4; ++i) {
-    end -= 2;
-    std::memcpy(end, digit_pairs + 2 * (n % 100), 2);
-    n /= 100;
-  }
+// The 8 decimal digits of n < 10^8 as the bytes of a word, the first
+// digit lowest, each a value 0-9 (not yet ASCII): split in 4-digit, then
+// 2-digit, then 1-digit lanes, every lane's division by 100 or 10 a
+// multiplication and a shift that stays inside its lane (a timestamp's
+// digits one pair at a time were ~180 instructions).
+std::uint64_t digit_lanes(std::uint32_t n) {
+  std::uint64_t v = n / 10'000 | std::uint64_t{n % 10'000} << 32;      // 32-bit lanes < 10^4
+  std::uint64_t q = (v * 10'486 >> 20) & 0x0000'007f'0000'007f;         // lane / 100
+  v = q | (v - q * 100) << 16;                                           // 16-bit lanes < 100
+  std::uint64_t t = (v * 103 >> 10) & 0x000f'000f'000f'000f;            // lane / 10
+  return t | (v - t * 10) << 8;                                          // bytes < 10
 }
 
+constexpr std::uint64_t ascii_zeros = 0x3030'3030'3030'3030;
+
 // The decimal digits of n, written backwards ending at `end`; returns
-// where they begin. A timestamp's 19 digits are two 8-digit blocks of
-// 32-bit work and a short rest (one 64-bit division per block).
+// where they begin. Up to 24 bytes before `end` may be written (the last
+// block's leading zeros, then skipped).
 char* write_decimal_backwards(char* end, std::uint64_t n) {
   while (n >= 100'000'000) {
-    write_8_digits_backwards(end, static_cast<std::uint32_t>(n % 100'000'000));
     end -= 8;
+    auto v = digit_lanes(static_cast<std::uint32_t>(n % 100'000'000)) + ascii_zeros;
+    std::memcpy(end, &v, 8);
     n /= 100'000'000;
   }
-  auto small = static_cast<std::uint32_t>(n);
-  while (small >= 100) {
-    end -= 2;
-    std::memcpy(end, digit_pairs + 2 * (small % 100), 2);
-    small /= 100;
-  }
-  if (small >= 10) {
-    end -= 2;
-    std::memcpy(end, digit_pairs + 2 * small, 2);
-  } else {
-    *--end = static_cast<char>('0' + small);
-  }
-  return end;
+  auto v = digit_lanes(static_cast<std::uint32_t>(n));
+  // The first nonzero digit is the lowest nonzero byte; zero keeps one.
+  int leading_zeros = v == 0 ? 7 : std::countr_zero(v) / 8;
+  v += ascii_zeros;
+  end -= 8;
+  std::memcpy(end, &v, 8);
+  return end + leading_zeros;
 }
 
 // 64-bit integers as decimal strings (beyond 2^53 JSON numbers lose digits).
 constexpr std::size_t max_number_string = 22; // a quote, at most 20 digits, a quote
 
 char* put_number_string(char* p, std::uint64_t n) {
-  char buf[max_number_string];
+  char buf[max_number_string + 4]; // room for the last block's leading zeros
   char* end = buf + sizeof buf;
   end[-1] = '"';
   char* begin = write_decimal_backwards(end - 1, n);

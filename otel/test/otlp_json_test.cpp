@@ -178,10 +178,17 @@ TEST(OtlpJson, AGroupWithoutCommonAttributesIsEncodedAsItsExpandedSpans) {
 // every number comes out as its decimal digits, and every value as the
 // string it was, whatever byte sits wherever in it.
 TEST(OtlpJson, AGroupsTimesAndValuesComeOutExactly) {
-  const std::vector<std::uint64_t> times = {0,           1,           9,          10,        99,         100,
-                                            12'345'678,  99'999'999,  100'000'000, 100'000'001,
-                                            9'999'999'999'999'999, 10'000'000'000'000'000, 1'765'050'000'123'456'789ull,
-                                            UINT64_MAX};
+  std::vector<std::uint64_t> times = {0,           1,           9,          10,        99,         100,
+                                      10'000'000,  12'345'678,  99'999'999,  100'000'000, 100'000'001,
+                                      9'999'999'999'999'999, 10'000'000'000'000'000, 1'765'050'000'123'456'789ull,
+                                      10'000'000'000'000'000'000ull, UINT64_MAX};
+  // Every length of number, with digits of every value in every place.
+  std::uint64_t x = 0x9e3779b97f4a7c15;
+  for (int round = 0; round < 20; ++round)
+    for (std::uint64_t limit = 10; limit != 10'000'000'000'000'000'000ull; limit *= 10) {
+      x = x * 6364136223846793005 + 1442695040888963407;
+      times.push_back(x % limit);
+    }
   span_group g;
   g.common.context = {random_trace_id(), {}, 1, {}, false};
   g.common.name = "send";
