@@ -87,11 +87,11 @@ void append_int(std::string& out, Int n) {
 // multiplication and a shift that stays inside its lane (a timestamp's
 // digits one pair at a time were ~180 instructions).
 std::uint64_t digit_lanes(std::uint32_t n) {
-  std::uint64_t v = n / 10'000 | std::uint64_t{n % 10'000} << 32;      // 32-bit lanes < 10^4
-  std::uint64_t q = (v * 10'486 >> 20) & 0x0000'007f'0000'007f;         // lane / 100
-  v = q | (v - q * 100) << 16;                                           // 16-bit lanes < 100
-  std::uint64_t t = (v * 103 >> 10) & 0x000f'000f'000f'000f;            // lane / 10
-  return t | (v - t * 10) << 8;                                          // bytes < 10
+  std::uint64_t v = n / 10'000 | std::uint64_t{n % 10'000} << 32; // 32-bit lanes < 10^4
+  std::uint64_t q = (v * 10'486 >> 20) & 0x0000'007f'0000'007f;   // lane / 100
+  v = q | (v - q * 100) << 16;                                    // 16-bit lanes < 100
+  std::uint64_t t = (v * 103 >> 10) & 0x000f'000f'000f'000f;      // lane / 10
+  return t | (v - t * 10) << 8;                                   // bytes < 10
 }
 
 constexpr std::uint64_t ascii_zeros = 0x3030'3030'3030'3030;

@@ -2,10 +2,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <string>
-#include <vector>
 #include <memory>
 #include <set>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -178,10 +178,22 @@ TEST(OtlpJson, AGroupWithoutCommonAttributesIsEncodedAsItsExpandedSpans) {
 // every number comes out as its decimal digits, and every value as the
 // string it was, whatever byte sits wherever in it.
 TEST(OtlpJson, AGroupsTimesAndValuesComeOutExactly) {
-  std::vector<std::uint64_t> times = {0,           1,           9,          10,        99,         100,
-                                      10'000'000,  12'345'678,  99'999'999,  100'000'000, 100'000'001,
-                                      9'999'999'999'999'999, 10'000'000'000'000'000, 1'765'050'000'123'456'789ull,
-                                      10'000'000'000'000'000'000ull, UINT64_MAX};
+  std::vector<std::uint64_t> times = {0,
+                                      1,
+                                      9,
+                                      10,
+                                      99,
+                                      100,
+                                      10'000'000,
+                                      12'345'678,
+                                      99'999'999,
+                                      100'000'000,
+                                      100'000'001,
+                                      9'999'999'999'999'999,
+                                      10'000'000'000'000'000,
+                                      1'765'050'000'123'456'789ull,
+                                      10'000'000'000'000'000'000ull,
+                                      UINT64_MAX};
   // Every length of number, with digits of every value in every place.
   std::uint64_t x = 0x9e3779b97f4a7c15;
   for (int round = 0; round < 20; ++round)
@@ -207,14 +219,15 @@ TEST(OtlpJson, AGroupsTimesAndValuesComeOutExactly) {
     g.add(times[i % times.size()], times[(i + 1) % times.size()], values[i]);
   span_batch batch;
   batch.groups.push_back(std::make_unique<span_group>(g));
-  auto spans = json::parse(encode_otlp_json(resource::with_service("svc"), "scope", batch))["resourceSpans"][0]
-                                                                                            ["scopeSpans"][0]["spans"];
+  auto spans = json::parse(encode_otlp_json(resource::with_service("svc"), "scope",
+                                            batch))["resourceSpans"][0]["scopeSpans"][0]["spans"];
   ASSERT_EQ(spans.size(), values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
     EXPECT_EQ(spans[i]["startTimeUnixNano"], std::to_string(times[i % times.size()])) << i;
     EXPECT_EQ(spans[i]["endTimeUnixNano"], std::to_string(times[(i + 1) % times.size()])) << i;
     auto want = values[i];
-    if (auto at = std::find_if(want.begin(), want.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+    if (auto at = std::find_if(want.begin(), want.end(),
+                               [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
         at != want.end())
       want.replace(at, at + 1, "\xEF\xBF\xBD"); // not UTF-8 alone: U+FFFD
     EXPECT_EQ(spans[i]["attributes"][0]["value"]["stringValue"], want) << i;
