@@ -212,25 +212,27 @@ void http_conn::send_text(std::string text) {
   enqueue(std::move(c));
 }
 
-void http_conn::send_event(std::uint64_t stream, std::uint64_t seq, frame data) {
-  chunk c;
+void http_conn::send_event(std::uint64_t stream, std::uint64_t seq, frame data, followed next) {
   char head[max_event_head];
-  c.set_head(head, write_event_head(head, stream, seq));
-  c.body = std::move(data);
-  c.event = true;
-  enqueue(std::move(c));
+  send_event_headed(head, write_event_head(head, stream, seq), std::move(data), next);
 }
 
 void http_conn::send_event(const stream_mark& id, frame data) {
   static_assert(4 + stream_mark::max_text + 7 <= max_event_head);
-  chunk c;
   char head[max_event_head];
   char* p = head;
   std::memcpy(p, "id: ", 4);
   p += 4;
   p += id.write(p);
   std::memcpy(p, "\ndata: ", 7);
-  c.set_head(head, static_cast<std::size_t>(p + 7 - head));
+  send_event_headed(head, static_cast<std::size_t>(p + 7 - head), std::move(data), followed::maybe);
+}
+
+void http_conn::send_event_headed(const char* head, std::size_t head_size, frame data, followed next) {
+  if (next == followed::no && collect_event(head, head_size, data))
+    return;
+  chunk c;
+  c.set_head(head, head_size);
   c.body = std::move(data);
   c.event = true;
   enqueue(std::move(c));
@@ -273,6 +275,39 @@ void http_conn::enqueue(chunk c) {
   // goes out on the loop's very next step.
   write_scheduled_ = true;
   loop_.writes_due.push(shared_from_this());
+}
+
+// A lone event (nothing follows it in this step) for an idle connection
+// goes straight into the step's collected writes (send_ring: one
+// submission for all of them): nothing is queued, so the queue, the due
+// write and its gather would hand these same bytes on unchanged a step
+// later (one update at a time to 500 sessions: 1,968 -> 1,667 instructions
+// per delivery, callgrind). The first such event of a step is what has the
+// step's writes sent: it is due, and finds itself writing already.
+// Otherwise (something queued or being written, a big event, a send(2) per
+// write) the event queues. Events that may be followed always queue: a
+// storm's frames for one connection then leave in one write, not two.
+bool http_conn::collect_event(const char* head, std::size_t head_size, const frame& body) {
+  if (closed_ || writing_ || write_scheduled_ || !nothing_queued() || !loop_.sends.batched())
+    return false;
+  const std::size_t body_size = body ? body->size() : 0;
+  const std::size_t total = head_size + body_size + event_tail.size();
+  if (total > flat_write_limit || queued_bytes_ + total > loop_.limits.max_unread_bytes)
+    return false;
+  const ::iovec pieces[] = {{const_cast<char*>(head), head_size},
+                            {const_cast<char*>(body ? body->data() : ""), body_size},
+                            {const_cast<char*>(event_tail.data()), event_tail.size()}};
+  const bool sends_pending = loop_.collecting || !loop_.collected.jobs.empty();
+  loop_.collected.add(fd_, shared_from_this(), pieces, 3, total);
+  queued_bytes_ += total;
+  loop_.counters.queued_bytes += total;
+  count_unwritten(true);
+  writing_ = true; // sent_collected goes on
+  if (!sends_pending) {
+    write_scheduled_ = true;
+    loop_.writes_due.push(shared_from_this());
+  }
+  return true;
 }
 
 void http_conn::start_due_write(std::shared_ptr<http_conn>& c) {

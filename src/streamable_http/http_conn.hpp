@@ -41,8 +41,14 @@ public:
   /// Switch to an SSE stream (`Connection: close`: it ends with the socket).
   void begin_sse(const std::string& extra_headers);
   void send_text(std::string text); // priming event, comment
+  /// Whether more may be sent to this connection in the same step of the
+  /// loop. `maybe`: the event queues, and what is routed together goes out
+  /// in one gathered write (a storm). `no` (a lone delivery, one update at
+  /// a time): on an idle connection the event's bytes go straight into the
+  /// step's collected writes.
+  enum class followed { maybe, no };
   /// One SSE event: "id: <stream>-<seq>", the shared frame as its data.
-  void send_event(std::uint64_t stream, std::uint64_t seq, frame data);
+  void send_event(std::uint64_t stream, std::uint64_t seq, frame data, followed next = followed::maybe);
   /// One SSE event named by a cluster's stream_mark.
   void send_event(const stream_mark& id, frame data);
   /// Close once everything queued is written.
@@ -88,6 +94,8 @@ private:
   void read_within(std::chrono::milliseconds limit);
   void on_read_timeout();
   void watch_for_close();
+  void send_event_headed(const char* head, std::size_t head_size, frame data, followed next);
+  bool collect_event(const char* head, std::size_t head_size, const frame& body);
   void enqueue(chunk c);
   void write_next();
   bool write_now(std::size_t total);

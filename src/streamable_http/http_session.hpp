@@ -140,7 +140,7 @@ private:
 
   bool hand_over(outgoing o); // to the loop, unless closing
   bool answers_here(const std::string& key) const;
-  void route(frame f, const routing& where);
+  void route(frame f, const routing& where, http_conn::followed next = http_conn::followed::maybe);
   void end_without_response(const std::string& key);
   void release_stream_of(const std::string& key);
   void answer_json(pending& p, const frame& f);
@@ -148,7 +148,8 @@ private:
   void release(pending& p);
   void finish(std::uint64_t stream_id);
   stream& new_stream(std::uint64_t id);
-  void write(stream& s, std::uint64_t stream_id, std::uint64_t seq, frame f);
+  void write(stream& s, std::uint64_t stream_id, std::uint64_t seq, frame f,
+             http_conn::followed next = http_conn::followed::maybe);
   void write_marked(stream& s, const stream_mark& m, const frame& f);
   void route_marked(const frame& f, const std::optional<log_mark>& logged);
   void flush_marked();

@@ -1,7 +1,9 @@
 // One connection's SSE writes, read by a plain socket on loopback: the
 // bytes of each event exactly, in order, whatever the length of its id (a
 // head longer than a queued chunk holds inline is written from the heap),
-// and whether the socket took an event at once or only after it was read.
+// whether the socket took an event at once or only after it was read, and
+// whether an event was queued or, alone (followed::no), went straight into
+// the step's collected writes.
 // Each test runs twice: with a step's writes sent together (one io_uring
 // submission; http_options::batched_writes) and with a send(2) each.
 #include <algorithm>
@@ -64,11 +66,12 @@ TEST_P(HttpConn, EventsOfEveryIdLengthArriveWholeAndInOrder) {
   auto data = std::make_shared<const std::string>(R"({"jsonrpc":"2.0","method":"m"})");
   constexpr auto u64 = std::numeric_limits<std::uint64_t>::max();
   constexpr auto u32 = std::numeric_limits<std::uint32_t>::max();
-  conn->send_event(7, 9, data);                              // short: inline
+  constexpr auto alone = http_conn::followed::no;
+  conn->send_event(7, 9, data, alone);                       // idle: straight to the collected writes
   conn->send_event(stream_mark{{u64, u64, u32}, u32}, data); // the longest id there is
-  conn->send_event(u64, u64, data);                          // long: from the heap
-  conn->send_event(stream_mark{{1, 2, 3}, 4}, data);
-  loop.ioc.poll(); // the writes start on the loop's next step
+  conn->send_event(u64, u64, data, alone);                   // queued (one is being written); from the heap
+  conn->send_event(stream_mark{{1, 2, 3}, 4}, data);         // short: inline
+  loop.ioc.poll();                                           // the writes start on the loop's next step
   auto n = [](auto v) { return std::to_string(v); };
   std::string longest_mark = "L";
   longest_mark += n(u64) + "-" + n(u64) + "." + n(u32) + "." + n(u32);
@@ -148,16 +151,23 @@ TEST_P(HttpConn, ABroadcastReachesEveryConnectionWhateverBecomesOfSome) {
     s.non_blocking(true);
     conns.push_back(std::make_shared<http_conn>(std::move(s), loop));
   }
-  constexpr int dropped = 3, left = 7;
-  clients[left].close(); // its writes fail (EPIPE or a reset) once the kernel knows
+  // One of each queued (odd) and alone (even).
+  auto dropped = [](int i) { return i == 3 || i == 4; };
+  auto left = [](int i) { return i == 7 || i == 8; };
+  for (int i = 0; i < n; ++i)
+    if (left(i))
+      clients[i].close(); // its writes fail (EPIPE or a reset) once the kernel knows
   auto data =
     std::make_shared<const std::string>(R"({"jsonrpc":"2.0","method":"notifications/resources/updated"})");
   for (int round = 0; round < 3; ++round) {
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) // the even ones alone (one update at a time), the odd ones queued
       if (conns[i]->open())
-        conns[i]->send_event(1, static_cast<std::uint64_t>(round), data);
+        conns[i]->send_event(1, static_cast<std::uint64_t>(round), data,
+                             i % 2 == 0 ? http_conn::followed::no : http_conn::followed::maybe);
     if (round == 0)
-      conns[dropped]->drop(); // queued and then dropped: nothing of it is sent
+      for (int i = 0; i < n; ++i)
+        if (dropped(i))
+          conns[i]->drop(); // handed over, then dropped before the step's send: nothing of it goes
     loop.ioc.poll();
     loop.ioc.restart();
   }
@@ -165,20 +175,20 @@ TEST_P(HttpConn, ABroadcastReachesEveryConnectionWhateverBecomesOfSome) {
   for (int round = 0; round < 3; ++round)
     expected += event("1-" + std::to_string(round), *data);
   for (int i = 0; i < n; ++i) {
-    if (i == dropped) {
+    if (dropped(i)) {
       beast::error_code ec;
       std::string got(64, '\0');
       got.resize(clients[i].read_some(net::buffer(got), ec));
       EXPECT_EQ(ec, net::error::eof) << "the dropped connection sent " << got.size() << " bytes";
       continue;
     }
-    if (i == left) {
+    if (left(i)) {
       EXPECT_FALSE(conns[i]->open()); // a write to a reader that left ends the connection
       continue;
     }
     EXPECT_EQ(read_exactly(clients[i], expected.size()), expected) << "connection " << i;
   }
-  conns.clear(); // the dropped one counts what it never wrote until it goes
+  conns.clear(); // the dropped ones count what they never wrote until they go
   EXPECT_EQ(counters.queued_bytes.load(), 0u);
   EXPECT_FALSE(loop.collecting); // the step is over
 }
@@ -246,6 +256,53 @@ TEST_P(HttpConn, AConnectionClosedWhileItsWriteWaitsSendsNothingMore) {
   a.reset();
   b.reset();
   EXPECT_EQ(counters.queued_bytes.load(), 0u); // nothing still counted as on its way
+}
+
+// A lone event waits for the loop's step like any other, and what is sent
+// to its connection after it in the same step (alone or not) follows it in
+// order. One sent while the step's writes are being sent (a connection's
+// close handler sending to another, as a session's end does) goes out in
+// the same step: nothing is left collected with no send to come.
+TEST_P(HttpConn, LoneEventsLeaveWithTheStepInTurn) {
+  auto loop_owner = make_loop(1 << 20);
+  auto& loop = *loop_owner;
+  tcp::acceptor acceptor(loop.ioc, {net::ip::address_v4::loopback(), 0});
+  auto open_pair = [&] {
+    auto c = std::make_unique<tcp::socket>(loop.ioc);
+    c->connect(acceptor.local_endpoint());
+    auto s = acceptor.accept();
+    s.non_blocking(true);
+    return std::make_pair(std::move(c), std::make_shared<http_conn>(std::move(s), loop));
+  };
+  auto [a_client, a] = open_pair();
+  auto [b_client, b] = open_pair();
+  auto data = std::make_shared<const std::string>("d");
+  constexpr auto alone = http_conn::followed::no;
+  a->send_event(0, 1, data, alone);
+  a->send_event(0, 2, data);
+  a->send_event(0, 3, data, alone);
+  EXPECT_EQ(a_client->available(), 0u); // nothing before the loop's step
+  EXPECT_GT(counters.queued_bytes.load(), 0u);
+  loop.ioc.poll();
+  loop.ioc.restart();
+  std::string first_step = event("0-1", *data) + event("0-2", *data) + event("0-3", *data);
+  EXPECT_EQ(read_exactly(*a_client, first_step.size()), first_step);
+  // a's reader leaves; a's next write still goes (the kernel answers it
+  // with a reset), the one after fails and closes a, whose close sends to b.
+  a_client->close();
+  a->send_event(0, 4, data, alone);
+  loop.ioc.poll();
+  loop.ioc.restart();
+  ASSERT_TRUE(a->open());
+  a->on_close = [b = b, data] { b->send_event(0, 1, data, http_conn::followed::no); };
+  a->send_event(0, 5, data, alone);
+  loop.ioc.poll(); // one step: a's write fails, a closes, b's event is sent
+  EXPECT_FALSE(a->open());
+  EXPECT_EQ(read_exactly(*b_client, event("0-1", *data).size()), event("0-1", *data));
+  EXPECT_FALSE(loop.collecting);
+  EXPECT_TRUE(loop.collected.jobs.empty());
+  a.reset();
+  EXPECT_EQ(counters.queued_bytes.load(), 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Writes, HttpConn, ::testing::Values(true, false),
