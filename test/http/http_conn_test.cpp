@@ -83,6 +83,17 @@ TEST_P(HttpConn, EventsOfEveryIdLengthArriveWholeAndInOrder) {
   EXPECT_EQ(counters.queued_bytes.load(), 0u); // all of it left the process
 }
 
+// A client socket and the connection serving it on `loop` (non-blocking,
+// as the transport's are).
+std::pair<std::unique_ptr<tcp::socket>, std::shared_ptr<http_conn>> open_pair(connection_loop& loop,
+                                                                              tcp::acceptor& acceptor) {
+  auto c = std::make_unique<tcp::socket>(loop.ioc);
+  c->connect(acceptor.local_endpoint());
+  auto s = acceptor.accept();
+  s.non_blocking(true);
+  return {std::move(c), std::make_shared<http_conn>(std::move(s), loop)};
+}
+
 // What the reader already has (none of it waits).
 std::string read_available(tcp::socket& s) { return read_exactly(s, s.available()); }
 
@@ -201,15 +212,8 @@ TEST_P(HttpConn, AConnectionClosedWhileItsWriteWaitsSendsNothingMore) {
   auto loop_owner = make_loop(1 << 20);
   auto& loop = *loop_owner;
   tcp::acceptor acceptor(loop.ioc, {net::ip::address_v4::loopback(), 0});
-  auto open_pair = [&] {
-    auto c = std::make_unique<tcp::socket>(loop.ioc);
-    c->connect(acceptor.local_endpoint());
-    auto s = acceptor.accept();
-    s.non_blocking(true);
-    return std::make_pair(std::move(c), std::make_shared<http_conn>(std::move(s), loop));
-  };
-  auto [b_client, b] = open_pair();
-  auto [a_client, a] = open_pair();
+  auto [b_client, b] = open_pair(loop, acceptor);
+  auto [a_client, a] = open_pair(loop, acceptor);
   a_client->close();
   auto tiny = std::make_shared<const std::string>("x");
   a->send_event(0, 0, tiny); // the kernel answers it with a reset
@@ -267,15 +271,8 @@ TEST_P(HttpConn, LoneEventsLeaveWithTheStepInTurn) {
   auto loop_owner = make_loop(1 << 20);
   auto& loop = *loop_owner;
   tcp::acceptor acceptor(loop.ioc, {net::ip::address_v4::loopback(), 0});
-  auto open_pair = [&] {
-    auto c = std::make_unique<tcp::socket>(loop.ioc);
-    c->connect(acceptor.local_endpoint());
-    auto s = acceptor.accept();
-    s.non_blocking(true);
-    return std::make_pair(std::move(c), std::make_shared<http_conn>(std::move(s), loop));
-  };
-  auto [a_client, a] = open_pair();
-  auto [b_client, b] = open_pair();
+  auto [a_client, a] = open_pair(loop, acceptor);
+  auto [b_client, b] = open_pair(loop, acceptor);
   auto data = std::make_shared<const std::string>("d");
   constexpr auto alone = http_conn::followed::no;
   a->send_event(0, 1, data, alone);
