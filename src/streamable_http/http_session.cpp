@@ -32,9 +32,9 @@ bool http_session::send(frame message, const routing& where) {
   // with no outgoing entry, no reference taken and no second visit to this
   // session's memory (one update at a time: 1,870 -> 1,713 instructions
   // per delivery), and as a lone event (http_conn::followed::no): straight
-  // into the loop's collected writes. A burst queues: its frames then reach each connection's
-  // write together (a storm routed at once wrote 5.0 frames per write, not
-  // 6.8). Messages of a request queue (their request's state is the loop's
+  // into the loop's collected writes. A burst queues: its frames then reach
+  // each connection's write together (a storm routed at once wrote 5.0
+  // frames per write, not 6.8). Messages of a request queue (their request's state is the loop's
   // to change, in order), all but a plain answer with nothing ahead of it
   // (answers_here).
   if (!where.request_key && !where.burst && !closing_.load() && outbox_->idle_here()) {
