@@ -123,7 +123,14 @@ public:
   /// `post(fn)` must run fn on this thread soon after the current work
   /// (the loop's post). Release the handle on the same thread, before the
   /// server; what was still queued then goes to the actor threads.
-  std::shared_ptr<void> run_actors_here(std::function<void(std::function<void()>)> post);
+  /// `post_from::any_thread`: `post` may be called from any thread and
+  /// wakes the loop (Asio's post). A clustered server then announces what
+  /// it reads from the log on the first such loop, so that loop's sessions
+  /// hear of it as a single node's do, without a hop through the actor
+  /// threads.
+  enum class post_from { this_thread, any_thread };
+  std::shared_ptr<void> run_actors_here(std::function<void(std::function<void()>)> post,
+                                        post_from callers = post_from::this_thread);
   /// A new session for a transport. The transport feeds it inbound texts
   /// and receives outbound frames through `out`.
   std::shared_ptr<connection> connect(std::shared_ptr<outbound> out);

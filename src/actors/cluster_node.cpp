@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "actors/loop_unit.hpp"
 #include "actors/runtime.hpp"
 #include "foundation/random_hex.hpp"
 
@@ -136,7 +137,8 @@ void cluster_node::remember(const protocol::log_record::session_note& note, log_
 
 // On the reader's thread, in log order.
 void cluster_node::on_entries(std::vector<cluster::log_entry>& entries, bool history) {
-  auto server = rt_.server();
+  std::vector<logged_change> batch;
+  batch.reserve(entries.size());
   for (auto& e : entries) {
     auto r = protocol::decode(e.body);
     if (!r) // not ours to read (another writer's key, damage): skipped
@@ -160,13 +162,50 @@ void cluster_node::on_entries(std::vector<cluster::log_entry>& entries, bool his
     if (r->claim)
       settle_claim(*r);
     bool mine = own(*r);
-    caf::anon_send(server, logged_atom::value, logged_change{std::move(*r), mine, history, ++handed_, at});
+    batch.push_back(logged_change{std::move(*r), mine, history, ++handed_, at});
   }
+  if (!batch.empty())
+    hand_on(std::move(batch));
   if (!entries.empty()) {
     std::lock_guard<std::mutex> g(known_mtx_);
     read_upto_ = entries.back().position;
   }
   read_further_.notify_all();
+}
+
+namespace {
+
+// A batch on its way to the server actor through a loop: sent there, in
+// order, on the loop's unit (loop_unit.hpp); or, where its job is destroyed
+// unrun (the loop stopped first), through CAF's scheduler: never dropped.
+struct logged_batch {
+  logged_batch(server_actor t, std::vector<logged_change> c) : to(std::move(t)), changes(std::move(c)) {}
+  logged_batch(const logged_batch&) = delete;
+  logged_batch& operator=(const logged_batch&) = delete;
+
+  server_actor to;
+  std::vector<logged_change> changes;
+  bool sent = false;
+
+  void send(caf::execution_unit* unit) {
+    sent = true;
+    if (to)
+      for (auto& c : changes)
+        to->eq_impl(caf::make_message_id(), nullptr, unit, logged_atom::value, std::move(c));
+  }
+  ~logged_batch() {
+    if (!sent)
+      send(nullptr);
+  }
+};
+
+} // namespace
+
+void cluster_node::hand_on(std::vector<logged_change> batch) {
+  auto b = std::make_shared<logged_batch>(rt_.server(), std::move(batch));
+  std::function<void()> job = [b] { b->send(loop_unit::here()); };
+  if (!announcer_.post(job))
+    b->send(nullptr);
 }
 
 } // namespace cafmcp::actors

@@ -8,6 +8,7 @@
 //
 //   server actor --publish--> log_writer --XADD--> log
 //   log --XREAD--> log_reader --logged--> server actor --change--> notifier
+//                  (posted to the announcing loop, announcing_loop.hpp)
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -18,6 +19,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "actors/announcing_loop.hpp"
 #include "actors/messages.hpp"
 #include "cluster/link_health.hpp"
 #include "cluster/log_reader.hpp"
@@ -75,9 +77,12 @@ public:
   std::size_t outbox() const { return writer_ ? writer_->waiting() : 0; }
   std::size_t overflows() const { return writer_ ? writer_->overflows() : 0; }
   const std::string& origin() const { return origin_; }
+  /// Where what the log says is announced (announcing_loop.hpp).
+  announcing_loop& announcer() { return announcer_; }
 
 private:
   void on_entries(std::vector<cluster::log_entry>& entries, bool history);
+  void hand_on(std::vector<logged_change> batch);
 
   runtime& rt_;
   const std::string origin_;
@@ -99,6 +104,7 @@ private:
   // this node by a moment in a transport.
   std::shared_ptr<std::atomic<std::int64_t>> heard_at_ = std::make_shared<std::atomic<std::int64_t>>(0);
 
+  announcing_loop announcer_;
   cluster::origin_filter filter_; // the reader thread's alone
   std::uint64_t handed_ = 0;      // the same
   // Sessions the log told of, newest record each, oldest first out past

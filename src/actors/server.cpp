@@ -55,11 +55,18 @@ std::shared_ptr<connection> server::impl::start_session(std::shared_ptr<outbound
 
 server::server(server_options options) : impl_(std::make_unique<impl>(std::move(options))) {}
 
-std::shared_ptr<void> server::run_actors_here(std::function<void(std::function<void()>)> post) {
-  auto* unit = new actors::loop_unit(*impl_->system, std::move(post));
+std::shared_ptr<void> server::run_actors_here(std::function<void(std::function<void()>)> post,
+                                              post_from callers) {
+  auto& cluster = impl_->rt->cluster;
+  auto* announcer = callers == post_from::any_thread && cluster ? &cluster->announcer() : nullptr;
+  auto* unit = new actors::loop_unit(*impl_->system, post);
   actors::loop_unit::here() = unit;
-  return std::shared_ptr<void>(unit, [](void* p) {
+  if (announcer)
+    announcer->offer(unit, std::move(post));
+  return std::shared_ptr<void>(unit, [announcer](void* p) {
     auto* unit = static_cast<actors::loop_unit*>(p);
+    if (announcer)
+      announcer->withdraw(unit);
     if (actors::loop_unit::here() == unit)
       actors::loop_unit::here() = nullptr;
     delete unit;

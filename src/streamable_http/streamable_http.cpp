@@ -278,7 +278,8 @@ void streamable_http::start() {
     l->thread = std::thread([&l = *l, &srv = d.srv, n = index++] {
       name_this_thread("cafmcp-http-" + std::to_string(n));
       auto here = l.router.options().actors_on_event_loops
-                    ? srv.run_actors_here([&l](std::function<void()> fn) { net::post(l.io.ioc, std::move(fn)); })
+                    ? srv.run_actors_here([&l](std::function<void()> fn) { net::post(l.io.ioc, std::move(fn)); },
+                                          server::post_from::any_thread)
                     : nullptr;
       l.io.ioc.run();
     });

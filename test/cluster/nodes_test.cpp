@@ -2,6 +2,9 @@
 // memory, and a real redis-server), each with in-process client sessions:
 // every change reaches every session on every node exactly once and in the
 // same order; data-only items replicate; a late node recreates them.
+#include <condition_variable>
+#include <deque>
+#include <future>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -296,29 +299,154 @@ TEST(ClusterOptions, ABadUrlOrNoSecretIsRefusedAtStart) {
 namespace cafmcp::test {
 namespace {
 
-// What a session's transport received (frames, in order).
+// What a session's transport received (frames, in order), and on which
+// thread each was handed to it.
 class recording_outbound final : public outbound {
 public:
   bool send(frame message, const routing&) override {
     std::lock_guard lock(mtx_);
-    frames_.push_back(*message);
+    frames_.emplace_back(std::this_thread::get_id(), *message);
     return true;
   }
   void close() override {}
   bool answered(const std::string& id_text) {
     std::string needle = "\"id\":";
     needle += id_text;
+    return !sent_on(needle).empty();
+  }
+  /// The threads the frames containing `needle` were sent on, in order.
+  std::vector<std::thread::id> sent_on(const std::string& needle) {
+    std::vector<std::thread::id> threads;
     std::lock_guard lock(mtx_);
-    for (auto& f : frames_)
+    for (auto& [thread, f] : frames_)
       if (f.find(needle) != std::string::npos)
-        return true;
-    return false;
+        threads.push_back(thread);
+    return threads;
   }
 
 private:
   std::mutex mtx_;
-  std::vector<std::string> frames_;
+  std::vector<std::pair<std::thread::id, std::string>> frames_;
 };
+
+// A session on `srv`, initialized, that records what it is sent.
+std::shared_ptr<recording_outbound> recorded_session(server& srv, std::shared_ptr<connection>& conn) {
+  auto out = std::make_shared<recording_outbound>();
+  conn = srv.connect(out);
+  conn->receive(std::string(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":)"
+                            R"("2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"));
+  EXPECT_TRUE(becomes([&] { return out->answered("1"); }));
+  conn->receive(std::string(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"));
+  return out;
+}
+
+// An event loop as a transport runs one, on a thread of its own: it runs
+// what any thread posts to it, in turn, and offers itself to the server
+// (run_actors_here, post_from::any_thread). `runs` false: it takes jobs and
+// never runs them (a loop that stops before it gets to them); they are
+// destroyed, unrun, with the loop.
+class test_loop {
+public:
+  test_loop(server& srv, bool runs) : runs_(runs), thread_([this, &srv] { run(srv); }) {
+    std::unique_lock lock(mtx_);
+    changed_.wait(lock, [this] { return offered_; });
+  }
+  ~test_loop() {
+    {
+      std::lock_guard lock(mtx_);
+      stop_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+    jobs_.clear();
+  }
+  std::thread::id id() const { return thread_.get_id(); }
+  /// Waits (10 s at most) until a job is waiting: true if one is.
+  bool holds_a_job() {
+    std::unique_lock lock(mtx_);
+    return changed_.wait_for(lock, std::chrono::seconds(10), [this] { return !jobs_.empty(); });
+  }
+
+private:
+  void post(std::function<void()> job) {
+    {
+      std::lock_guard lock(mtx_);
+      jobs_.push_back(std::move(job));
+    }
+    changed_.notify_all();
+  }
+  void run(server& srv) {
+    auto here = srv.run_actors_here([this](std::function<void()> job) { post(std::move(job)); },
+                                    server::post_from::any_thread);
+    std::unique_lock lock(mtx_);
+    offered_ = true;
+    changed_.notify_all();
+    for (;;) {
+      changed_.wait(lock, [this] { return stop_ || (runs_ && !jobs_.empty()); });
+      if (stop_)
+        break;
+      auto job = std::move(jobs_.front());
+      jobs_.pop_front();
+      lock.unlock();
+      job();
+      lock.lock();
+    }
+    lock.unlock();
+    here.reset(); // on this thread, as a transport's loop does
+  }
+
+  const bool runs_;
+  std::mutex mtx_;
+  std::condition_variable changed_;
+  std::deque<std::function<void()>> jobs_;
+  bool offered_ = false;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+server_options lone_node(const std::string& url) {
+  auto o = all_on();
+  o.cluster.url = url;
+  o.cluster.secret = "s";
+  return o;
+}
+
+// The log reader's changes go to the loop that offered itself, and the
+// server actor and the notifier run there: the session is handed its
+// notification on the loop's thread (before, on a CAF worker), as a single
+// node's sessions are when the change was made on their loop.
+TEST(ClusterNode, ChangesReadFromTheLogAreAnnouncedOnTheLoopThatTakesThem) {
+  server n(lone_node("memory://announced-on-a-loop"));
+  std::shared_ptr<connection> conn;
+  auto out = recorded_session(n, conn);
+  test_loop loop(n, true);
+  ASSERT_TRUE(applied(n.add_prompt(simple_prompt("on-the-loop"))));
+  ASSERT_TRUE(becomes([&] { return !out->sent_on("on-the-loop").empty(); }));
+  EXPECT_EQ(out->sent_on("on-the-loop"), std::vector<std::thread::id>{loop.id()});
+  conn->close();
+}
+
+// A batch handed to a loop that stops before running it still reaches the
+// server actor (through CAF's scheduler), once: nothing read from the log
+// is dropped on the way.
+TEST(ClusterNode, ABatchItsLoopNeverRanIsAnnouncedAllTheSame) {
+  server n(lone_node("memory://never-ran"));
+  std::shared_ptr<connection> conn;
+  auto out = recorded_session(n, conn);
+  std::future<bool> changed;
+  {
+    test_loop stalled(n, false);
+    changed = n.add_prompt(simple_prompt("held"));
+    ASSERT_TRUE(stalled.holds_a_job());
+    EXPECT_TRUE(out->sent_on("held").empty());
+  }
+  EXPECT_TRUE(applied(std::move(changed)));
+  EXPECT_TRUE(becomes([&] { return !out->sent_on("held").empty(); }));
+  ASSERT_TRUE(applied(n.add_prompt(simple_prompt("after"))));
+  EXPECT_TRUE(becomes([&] { return !out->sent_on("after").empty(); }));
+  EXPECT_EQ(out->sent_on("held").size(), 1u);
+  conn->close();
+}
 
 // HTTP with a token verifier binds a session to the subject that made it;
 // the log's session record carries that subject, so another node serves
