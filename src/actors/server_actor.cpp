@@ -153,10 +153,23 @@ server_actor::behavior_type server_behavior(server_actor::pointer self, std::sha
         return;
       auto notifier = rt->notifier();
       self->send(notifier, mark_atom::value, lc.at);
-      if (r.list_change)
-        self->send(notifier, change_atom::value, std::move(*r.list_change), r.trace);
-      if (r.updated_uri)
-        self->send(notifier, updated_atom::value, std::move(*r.updated_uri), r.trace);
+      // This node's own change: its settlement rides on the announcement
+      // when nothing else of the entry follows, as on a single node, so the
+      // notifier finds its mailbox empty and delivers at once.
+      auto done = lc.own ? rt->cluster->delivered(r.seq) : nullptr;
+      const bool carried = done && !r.resync && !r.message && (r.list_change || r.updated_uri);
+      if (r.list_change) {
+        if (carried && !r.updated_uri)
+          self->send(notifier, change_atom::value, std::move(*r.list_change), r.trace, std::move(done));
+        else
+          self->send(notifier, change_atom::value, std::move(*r.list_change), r.trace);
+      }
+      if (r.updated_uri) {
+        if (carried)
+          self->send(notifier, updated_atom::value, std::move(*r.updated_uri), r.trace, std::move(done));
+        else
+          self->send(notifier, updated_atom::value, std::move(*r.updated_uri), r.trace);
+      }
       if (r.resync)
         self->send(notifier, resync_atom::value, r.trace);
       // Another node changed a session's state: a copy of it here follows.
@@ -173,9 +186,8 @@ server_actor::behavior_type server_behavior(server_actor::pointer self, std::sha
       if (r.answer && !lc.own)
         self->send(notifier, answered_atom::value, std::move(r.answer->id), std::move(r.answer->ask_id),
                    std::move(r.answer->answer));
-      if (lc.own)
-        if (auto done = rt->cluster->delivered(r.seq))
-          self->send(notifier, settle_atom::value, std::move(done));
+      if (done && !carried)
+        self->send(notifier, settle_atom::value, std::move(done));
     },
   };
 }

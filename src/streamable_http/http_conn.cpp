@@ -217,7 +217,7 @@ void http_conn::send_event(std::uint64_t stream, std::uint64_t seq, frame data, 
   send_event_headed(head, write_event_head(head, stream, seq), std::move(data), next);
 }
 
-void http_conn::send_event(const stream_mark& id, frame data) {
+void http_conn::send_event(const stream_mark& id, frame data, followed next) {
   static_assert(4 + stream_mark::max_text + 7 <= max_event_head);
   char head[max_event_head];
   char* p = head;
@@ -225,7 +225,7 @@ void http_conn::send_event(const stream_mark& id, frame data) {
   p += 4;
   p += id.write(p);
   std::memcpy(p, "\ndata: ", 7);
-  send_event_headed(head, static_cast<std::size_t>(p + 7 - head), std::move(data), followed::maybe);
+  send_event_headed(head, static_cast<std::size_t>(p + 7 - head), std::move(data), next);
 }
 
 void http_conn::send_event_headed(const char* head, std::size_t head_size, frame data, followed next) {

@@ -50,7 +50,7 @@ public:
   /// One SSE event: "id: <stream>-<seq>", the shared frame as its data.
   void send_event(std::uint64_t stream, std::uint64_t seq, frame data, followed next = followed::maybe);
   /// One SSE event named by a cluster's stream_mark.
-  void send_event(const stream_mark& id, frame data);
+  void send_event(const stream_mark& id, frame data, followed next = followed::maybe);
   /// Close once everything queued is written.
   void end_sse();
   /// end_sse() at `t` (the bearer token that opened the stream expires).

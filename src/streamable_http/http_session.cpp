@@ -143,7 +143,8 @@ void http_session::write_marked(stream& s, const stream_mark& m, const frame& f)
 // Clustered: the standalone stream's events are named by their place in the
 // change log (stream_mark.hpp). A notification a replay told already is not
 // told again.
-void http_session::route_marked(const frame& f, const std::optional<log_mark>& logged) {
+void http_session::route_marked(const frame& f, const std::optional<log_mark>& logged,
+                                http_conn::followed next) {
   stream_mark m;
   if (logged) {
     if (replayed_upto_ && *logged <= *replayed_upto_)
@@ -154,14 +155,16 @@ void http_session::route_marked(const frame& f, const std::optional<log_mark>& l
   }
   last_mark_ = std::max(last_mark_, m);
   standalone_->history.append(f, coarse_now(), m);
-  flush_marked();
+  flush_marked(next);
 }
 
 // Writes what the open GET stream has not had yet, while this node owns it:
 // a stream another node took over ends here without another byte, and
 // while the lease lapsed (this node paused or cut off from the log) what
 // would go out waits in the history until the node hears from the log.
-void http_session::flush_marked() {
+// `next` is the newest event's (a lone one: http_conn::collect_event); any
+// before it is followed by it.
+void http_session::flush_marked(http_conn::followed next) {
   auto& s = *standalone_;
   auto c = s.conn.lock();
   if (!c || !c->open())
@@ -175,7 +178,7 @@ void http_session::flush_marked() {
   if (claim_ && !claim_->lease_holds())
     return;
   bool kept = s.history.each_after(s.delivered, [&](const event_store::event& e) {
-    c->send_event(e.mark, e.data);
+    c->send_event(e.mark, e.data, e.seq == s.history.last_seq() ? next : http_conn::followed::maybe);
     s.delivered = e.seq;
   });
   if (!kept) { // more waited than the history keeps: the client resumes, from the log
@@ -209,7 +212,7 @@ void http_session::route(frame f, const routing& where, http_conn::followed next
     return;
   if (!where.request_key) { // unrelated: the standalone stream, or its history
     if (clustered_)
-      return route_marked(f, where.logged);
+      return route_marked(f, where.logged, next);
     auto& s = *standalone_;
     auto seq = s.history.append(f);
     write(s, 0, seq, std::move(f), next);

@@ -151,8 +151,8 @@ private:
   void write(stream& s, std::uint64_t stream_id, std::uint64_t seq, frame f,
              http_conn::followed next = http_conn::followed::maybe);
   void write_marked(stream& s, const stream_mark& m, const frame& f);
-  void route_marked(const frame& f, const std::optional<log_mark>& logged);
-  void flush_marked();
+  void route_marked(const frame& f, const std::optional<log_mark>& logged, http_conn::followed next);
+  void flush_marked(http_conn::followed next = http_conn::followed::maybe);
   void open_marked_stream(const std::shared_ptr<http_conn>& c, const std::optional<stream_mark>& after);
   void attach_stream(stream& s, std::uint64_t id, const std::shared_ptr<http_conn>& c);
   void touch() { last_activity_ = std::chrono::steady_clock::now(); }
