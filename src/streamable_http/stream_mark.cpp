@@ -1,6 +1,7 @@
 #include "streamable_http/stream_mark.hpp"
 
 #include <charconv>
+#include <cstring>
 
 namespace cafmcp::http {
 namespace {
@@ -20,7 +21,26 @@ bool number(std::string_view& s, char stop, T& out) {
 
 } // namespace
 
+// A broadcast names its event alike on every session's stream (the log's
+// mark, own 0): the text last written on this thread is kept, and copied
+// while the mark is the same (one update at a time to 500 clustered
+// sessions: 258 instructions per delivery went to the four to_chars).
 std::size_t stream_mark::write(char* out) const {
+  struct written {
+    stream_mark mark;
+    std::size_t size = 0; // 0: nothing yet
+    char text[max_text];
+  };
+  thread_local written last;
+  if (last.size == 0 || last.mark != *this) {
+    last.mark = *this;
+    last.size = write_text(last.text);
+  }
+  std::memcpy(out, last.text, last.size);
+  return last.size;
+}
+
+std::size_t stream_mark::write_text(char* out) const {
   char* p = out;
   char* end = out + max_text;
   *p++ = 'L';

@@ -29,6 +29,9 @@ struct stream_mark {
   std::size_t write(char* out) const;
   /// nullopt for anything but text() output.
   static std::optional<stream_mark> parse(std::string_view text);
+
+private:
+  std::size_t write_text(char* out) const;
 };
 
 } // namespace cafmcp::http

@@ -385,5 +385,21 @@ TEST(EventIds, AClusteredStreamsIdsCarryTheLogMarkAndOrderAsTheLogDoes) {
     EXPECT_FALSE(stream_mark::parse(bad)) << bad;
 }
 
+// write() keeps the last text it wrote on a thread: a mark that differs
+// from it in any one field, or that comes back after another, is written
+// afresh, and the same mark again is the same text.
+TEST(EventIds, EachMarkIsWrittenAsItselfWhateverWasWrittenBefore) {
+  const std::vector<stream_mark> marks{
+    {{1732000000123, 4, 1}, 2}, {{1732000000123, 4, 1}, 2}, {{1732000000124, 4, 1}, 2}, {{1732000000124, 5, 1}, 2},
+    {{1732000000124, 5, 0}, 2}, {{1732000000124, 5, 0}, 0}, {{1732000000123, 4, 1}, 2}, {{0, 0, 0}, 0}};
+  for (auto& m : marks) {
+    char out[stream_mark::max_text];
+    auto text = std::string(out, m.write(out));
+    EXPECT_EQ(stream_mark::parse(text), m) << text;
+  }
+  EXPECT_EQ(stream_mark({{0, 0, 0}, 0}).text(), "L0-0.0.0");
+  EXPECT_EQ(stream_mark({{1, 22, 333}, 4444}).text(), "L1-22.333.4444");
+}
+
 } // namespace
 } // namespace cafmcp::http
