@@ -3,12 +3,12 @@
 // on. The log reader has a thread of its own: handed from there to the
 // server actor (caf::anon_send), a change ran on a CAF worker, and so did
 // the notifier it woke, so every delivery went through its session's
-// outbox (a lock, a post, a run on the session's loop): 2,932 instructions
-// per delivery, one update at a time to 500 sessions, against ~1,690 on a
-// single node, whose changes are read on the loop. Handed to a loop
+// outbox (a lock, a post, a run on the session's loop). Handed to a loop
 // instead (one post per batch the reader read), the server actor and the
 // notifier run there, as a single node's do, and the loop's own sessions
-// take the direct path.
+// take the direct path (with the settlement riding on the announcement,
+// server_actor.cpp: one update at a time to 500 sessions, ~2,958 -> ~2,390
+// instructions per delivery, callgrind; a single node's: ~1,713).
 //
 // The first loop offered is the one, until it withdraws; only a loop
 // whose post any thread may call is offered (Asio's post, not stdio's

@@ -27,16 +27,17 @@ bool http_session::hand_over(outgoing o) {
 
 bool http_session::send(frame message, const routing& where) {
   // A notification for the standalone stream, sent by an actor the loop
-  // runs (the notifier, after a mutation read on this loop), with no more
+  // runs (the notifier, after a mutation read on this loop, or a change
+  // read from a cluster's log that this loop announces), with no more
   // right behind it: routed here and now when nothing waits in the outbox,
   // with no outgoing entry, no reference taken and no second visit to this
   // session's memory (one update at a time: 1,870 -> 1,713 instructions
   // per delivery), and as a lone event (http_conn::followed::no): straight
   // into the loop's collected writes. A burst queues: its frames then reach
   // each connection's write together (a storm routed at once wrote 5.0
-  // frames per write, not 6.8). Messages of a request queue (their request's state is the loop's
-  // to change, in order), all but a plain answer with nothing ahead of it
-  // (answers_here).
+  // frames per write, not 6.8). Messages of a request queue (their
+  // request's state is the loop's to change, in order), all but a plain
+  // answer with nothing ahead of it (answers_here).
   if (!where.request_key && !where.burst && !closing_.load() && outbox_->idle_here()) {
     route(std::move(message), where, http_conn::followed::no);
     return true;
