@@ -1,6 +1,5 @@
 #include "cafmcp/json_rpc.hpp"
 
-#include <array>
 #include <charconv>
 #include <climits>
 #include <cstdint>
@@ -13,46 +12,6 @@ namespace {
 
 parse_failure failure(int code, std::string message, std::optional<request_id> id = {}) {
   return {error{code, std::move(message), std::nullopt}, std::move(id)};
-}
-
-// Depth is measured on the raw text, iteratively, before it is parsed
-// (nlohmann's recursive parser, which parse_json falls back to, and the
-// recursive step from simdjson's tape would overflow the stack on hostile
-// input). Every
-// message passes here: most bytes are none of the six that matter, and a
-// table lets the loop pass them with one test each.
-enum class depth_byte : unsigned char { plain, quote, backslash, open, close };
-constexpr std::array<depth_byte, 256> depth_bytes = [] {
-  std::array<depth_byte, 256> t{};
-  t['"'] = depth_byte::quote;
-  t['\\'] = depth_byte::backslash;
-  t['['] = t['{'] = depth_byte::open;
-  t[']'] = t['}'] = depth_byte::close;
-  return t;
-}();
-
-bool deeper_than(std::string_view text, std::size_t limit) {
-  std::size_t depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    auto kind = depth_bytes[static_cast<unsigned char>(text[i])];
-    if (kind == depth_byte::plain)
-      continue;
-    if (in_string) {
-      if (kind == depth_byte::backslash)
-        ++i; // the escaped byte, whatever it is
-      else if (kind == depth_byte::quote)
-        in_string = false;
-      continue;
-    }
-    if (kind == depth_byte::quote)
-      in_string = true;
-    else if (kind == depth_byte::open && ++depth > limit)
-      return true;
-    else if (kind == depth_byte::close && depth > 0)
-      --depth;
-  }
-  return false;
 }
 
 std::optional<request_id> read_id(const json& v) {
@@ -107,11 +66,9 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
   if (text.size() > lim.max_message_bytes)
     return failure(code::invalid_request,
                    "message exceeds " + std::to_string(lim.max_message_bytes) + " bytes");
-  if (deeper_than(text, lim.max_depth))
-    return failure(code::invalid_request, "nesting deeper than " + std::to_string(lim.max_depth));
-  json doc;
+  std::optional<json_envelope> env;
   try {
-    doc = parse_json(text);
+    env = read_envelope(text, lim.max_depth);
   } catch (const json::parse_error& e) {
     // The byte offset is what a client author needs to find the mistake.
     return failure(code::parse_error, "Parse error: not valid JSON (at byte " + std::to_string(e.byte) + ")");
@@ -121,30 +78,17 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
     // request ended the whole server.
     return failure(code::parse_error, "Parse error: a number too large to represent");
   }
-  if (doc.is_array())
+  if (!env)
+    return failure(code::invalid_request, "nesting deeper than " + std::to_string(lim.max_depth));
+  if (env->top == json_envelope::shape::array)
     return failure(code::invalid_request, "batches are not supported, send one message");
-  if (!doc.is_object())
+  if (env->top != json_envelope::shape::object)
     return failure(code::invalid_request, "a JSON-RPC message must be an object");
 
-  // One pass over the members finds the envelope's: a lookup each would
-  // walk the map for every check below (a request was ~15 walks).
-  json *id_v = nullptr, *jsonrpc_v = nullptr, *method_v = nullptr, *params_v = nullptr, *result_v = nullptr,
-       *error_v = nullptr;
-  const std::string* unknown = nullptr; // the first, in the map's order
-  for (auto& [name, value] : doc.get_ref<json::object_t&>()) {
-    std::string_view key = name; // compared by length first, not by strcmp
-    json** slot = key == "id"        ? &id_v
-                  : key == "jsonrpc" ? &jsonrpc_v
-                  : key == "method"  ? &method_v
-                  : key == "params"  ? &params_v
-                  : key == "result"  ? &result_v
-                  : key == "error"   ? &error_v
-                                     : nullptr;
-    if (slot)
-      *slot = &value;
-    else if (!unknown)
-      unknown = &name;
-  }
+  auto member = [](std::optional<json>& m) { return m ? &*m : nullptr; };
+  json *id_v = member(env->id), *jsonrpc_v = member(env->jsonrpc), *method_v = member(env->method),
+       *params_v = member(env->params), *result_v = member(env->result), *error_v = member(env->error);
+  const std::string* unknown = env->unknown ? &*env->unknown : nullptr;
 
   // The id, when readable, goes back in any error about this message.
   std::optional<request_id> id;

@@ -1,6 +1,9 @@
 // parse_json(text) is json::parse(text): the same value with the same
 // types, and the same exceptions, whichever parser read the text.
+#include <algorithm>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -74,6 +77,140 @@ TEST(JsonParse, ReadsTextLargerThanTheKeptParserTakes) {
   EXPECT_TRUE(v["n"].is_number_integer());
   EXPECT_EQ(thrown_by(big.substr(0, big.size() - 1), parse_json),
             thrown_by(big.substr(0, big.size() - 1), reference));
+}
+
+
+// read_envelope(text, limit) is the whole document's members, each as
+// json::parse(text) has it, or nothing where the text nests deeper than
+// the limit: the nesting as the text shows it, counted here by hand.
+std::size_t nesting_of(std::string_view text) {
+  std::size_t depth = 0, deepest = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+void expect_members_of(std::string_view text, const json_envelope& env) {
+  auto doc = json::parse(text);
+  ASSERT_TRUE(doc.is_object()) << text;
+  std::optional<std::string> unknown;
+  for (auto& [name, value] : doc.items()) {
+    const std::optional<json>* slot = name == "id"        ? &env.id
+                                      : name == "jsonrpc" ? &env.jsonrpc
+                                      : name == "method"  ? &env.method
+                                      : name == "params"  ? &env.params
+                                      : name == "result"  ? &env.result
+                                      : name == "error"   ? &env.error
+                                                          : nullptr;
+    if (!slot) {
+      if (!unknown)
+        unknown = name;
+      continue;
+    }
+    ASSERT_TRUE(slot->has_value()) << name << " in " << text;
+    EXPECT_EQ((*slot)->dump(), value.dump()) << name << " in " << text;
+    EXPECT_EQ((*slot)->type(), value.type()) << name << " in " << text;
+  }
+  const std::pair<const char*, const std::optional<json>*> slots[] = {
+    {"id", &env.id},         {"jsonrpc", &env.jsonrpc}, {"method", &env.method},
+    {"params", &env.params}, {"result", &env.result},   {"error", &env.error}};
+  for (auto [name, slot] : slots)
+    EXPECT_EQ(slot->has_value(), doc.contains(name)) << name << " in " << text;
+  EXPECT_EQ(env.unknown, unknown) << text;
+  EXPECT_EQ(env.top, json_envelope::shape::object);
+}
+
+TEST(JsonEnvelope, HoldsEachMemberAsTheWholeDocumentHasIt) {
+  for (std::string_view text : {
+         R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"a":[1,-2,0.5]}}})",
+         R"({"id":"abc","jsonrpc":"2.0","result":{"content":[{"type":"text","text":"h\u00e9"}]}})",
+         R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x","data":{"k":[]}}})",
+         R"({"params":1,"params":{"last":true},"jsonrpc":"2.0","method":"m"})", // a repeated member: its last value
+         R"({"zeta":1,"jsonrpc":"2.0","alpha":{"deep":[[]]},"method":"m","Beta":2})", // unknowns: the least first
+         R"({"\u0069d":3,"jsonrpc":"2.0","method":"m"})",                            // an escaped name is its text
+         R"({"jsonrpc":"2.0","method":"m","params":{"n":-0}})",                       // -0: the long way
+         R"({"jsonrpc":"2.0","id":18446744073709551616,"method":"m"})",               // past 64 bits: the long way
+         R"({})", R"({"":""})"}) {
+    auto env = read_envelope(text, 64);
+    ASSERT_TRUE(env.has_value()) << text;
+    expect_members_of(text, *env);
+  }
+  std::string big = R"({"jsonrpc":"2.0","method":"m","params":{"text":")" + std::string(small_json_bytes, 'x') + "\"}}";
+  auto env = read_envelope(big, 64);
+  ASSERT_TRUE(env.has_value());
+  expect_members_of(big, *env);
+}
+
+TEST(JsonEnvelope, SaysWhatTheTopLevelIsWhenItIsNoObject) {
+  EXPECT_EQ(read_envelope("[1,{\"a\":2}]", 64)->top, json_envelope::shape::array);
+  EXPECT_EQ(read_envelope("[]", 64)->top, json_envelope::shape::array);
+  EXPECT_EQ(read_envelope("\"text\"", 64)->top, json_envelope::shape::scalar);
+  EXPECT_EQ(read_envelope("-0", 64)->top, json_envelope::shape::scalar);
+  EXPECT_FALSE(read_envelope("[1]", 64)->id.has_value());
+}
+
+TEST(JsonEnvelope, RefusesNestingPastTheLimitWhateverItsInnermostHolds) {
+  // simdjson's own limit does not count an empty innermost container: the
+  // levels must be counted as the text shows them all the same.
+  std::vector<std::string> texts;
+  for (int n = 0; n <= 8; ++n) {
+    std::string arrays(n, '['), closes(n, ']'), objects, object_closes;
+    for (int i = 0; i < n; ++i) {
+      objects += "{\"a\":";
+      object_closes += '}';
+    }
+    for (std::string inner : {"", "1", "{}", "[]", "[1]", "{\"b\":2}"}) {
+      std::string nested_arrays = arrays + inner + closes;
+      std::string nested_objects = objects + (inner.empty() ? "null" : inner) + object_closes;
+      for (const auto& value : {nested_arrays, nested_objects}) {
+        if (value.empty())
+          continue;
+        texts.push_back(R"({"jsonrpc":"2.0","method":"m","params":{"v":)" + value + "}}");
+        texts.push_back(R"({"jsonrpc":"2.0","method":"m","unknown":)" + value + "}");
+        texts.push_back(R"({"jsonrpc":"2.0","id":)" + value + "}");
+        texts.push_back(value); // the top level itself: an array, an object, a scalar
+        texts.push_back(R"({"jsonrpc":"2.0","method":"m","params":{"n":-0,"v":)" + value + "}}"); // the long way
+      }
+    }
+  }
+  for (std::size_t limit : {0, 1, 2, 3, 5}) {
+    for (const auto& text : texts) {
+      bool too_deep = nesting_of(text) > limit;
+      std::optional<json_envelope> env;
+      ASSERT_NO_THROW(env = read_envelope(text, limit)) << text;
+      EXPECT_EQ(!env.has_value(), too_deep) << "limit " << limit << ": " << text;
+    }
+  }
+}
+
+TEST(JsonEnvelope, JudgesDepthBeforeValidity) {
+  // Unclosed, or broken after the point where it is already too deep: the
+  // nesting is what is wrong with it first.
+  EXPECT_FALSE(read_envelope(std::string(100'000, '['), 64).has_value());
+  EXPECT_FALSE(read_envelope(R"({"params":[[[[[[[[[[ x)", 5).has_value());
+  EXPECT_FALSE(read_envelope(R"({"params":[[[[[[]]]]]] x)", 5).has_value());
+  // Broken and shallow: what json::parse throws.
+  for (std::string_view text : {"{", R"({"jsonrpc":"2.0",})", "{\"a\":1} x", "[1 2]", "1e400"})
+    EXPECT_EQ(thrown_by(text, [](std::string_view t) {
+                read_envelope(t, 64);
+                return json();
+              }),
+              thrown_by(text, reference))
+      << text;
 }
 
 } // namespace
