@@ -379,20 +379,23 @@ void on_request(self_ptr self, jsonrpc::request& req) {
     return fail(self, req.id,
                 error_of(jsonrpc::code::invalid_request, "Request id " + key + " is already in use"));
   observe_request(self, req, key);
-  if (st.out->stateless() || req.method == "server/discover"
+  // Compared as views: a std::string against a literal is a strlen and a
+  // memcmp each, and every request that is forwarded passes all of them.
+  std::string_view method = req.method;
+  if (st.out->stateless() || method == "server/discover"
       || (req.params && protocol::is_stateless_request(*req.params)))
     return serve_stateless(self, req, key);
   if (auto err = protocol::admit_request(st.phase, req.method))
     return fail(self, req.id, *err);
-  if (req.method == "ping")
+  if (method == "ping")
     return answer(self, req.id, json::object());
-  if (req.method == "initialize")
+  if (method == "initialize")
     return initialize(self, req);
-  if (req.method == "logging/setLevel")
+  if (method == "logging/setLevel")
     return set_level(self, req);
-  if (req.method == "resources/subscribe")
+  if (method == "resources/subscribe")
     return subscribe(self, req, true);
-  if (req.method == "resources/unsubscribe")
+  if (method == "resources/unsubscribe")
     return subscribe(self, req, false);
   forward(self, req, key, st.env);
 }
