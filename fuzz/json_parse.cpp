@@ -1,9 +1,13 @@
 // JSON text to a json value (src/foundation/json_parse.cpp): parse_json(text)
 // is json::parse(text), faster. Whatever the text, both give the same value,
 // with the same types (signed or unsigned, float), members and order, or
-// both throw the same nlohmann exception with the same message.
+// both throw the same nlohmann exception with the same message. And
+// read_envelope(text, limit) is nothing where the text nests deeper than
+// the limit (counted here by hand, strings skipped), else the whole
+// document's six message members and first other name, or the same throw.
 #include "foundation/json_parse.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -56,6 +60,74 @@ outcome run(Parse parse) {
   }
 }
 
+// The nesting the text shows, brackets inside strings not counted: what
+// read_envelope's limit is read against.
+std::size_t nesting_of(std::string_view text) {
+  std::size_t depth = 0, deepest = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+void check_envelope(std::string_view text, std::size_t limit) {
+  using cafmcp::json_envelope;
+  std::optional<json_envelope> fast;
+  std::string fast_thrown;
+  try {
+    fast = cafmcp::read_envelope(text, limit);
+  } catch (const json::exception& e) {
+    fast_thrown = e.what();
+  }
+  if (nesting_of(text) > limit) {
+    FUZZ_CHECK(!fast && fast_thrown.empty());
+    return;
+  }
+  auto reference = run([&] { return json::parse(text); });
+  if (!reference.value) {
+    FUZZ_CHECK(fast_thrown == reference.thrown);
+    return;
+  }
+  FUZZ_CHECK(fast.has_value());
+  const json& doc = *reference.value;
+  auto shape = doc.is_object() ? json_envelope::shape::object
+               : doc.is_array() ? json_envelope::shape::array
+                                : json_envelope::shape::scalar;
+  FUZZ_CHECK(fast->top == shape);
+  if (!doc.is_object())
+    return;
+  const std::pair<const char*, const std::optional<json>*> slots[] = {
+    {"id", &fast->id},         {"jsonrpc", &fast->jsonrpc}, {"method", &fast->method},
+    {"params", &fast->params}, {"result", &fast->result},   {"error", &fast->error}};
+  std::optional<std::string> unknown;
+  for (auto it = doc.begin(); it != doc.end(); ++it) {
+    bool known = false;
+    for (auto [name, slot] : slots)
+      if (it.key() == name) {
+        known = true;
+        FUZZ_CHECK(slot->has_value() && identical(**slot, *it));
+      }
+    if (!known && !unknown)
+      unknown = it.key();
+  }
+  for (auto [name, slot] : slots)
+    FUZZ_CHECK(slot->has_value() == doc.contains(name));
+  FUZZ_CHECK(fast->unknown == unknown);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -70,5 +142,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(identical(*fast.value, *reference.value));
   else
     FUZZ_CHECK(fast.thrown == reference.thrown);
+  // A limit the fuzzer can reach and cross, and the default.
+  check_envelope(text, 3);
+  check_envelope(text, 64);
   return 0;
 }

@@ -206,26 +206,22 @@ json_envelope envelope_of(json doc) {
 std::optional<json_envelope> read_envelope(std::string_view text, std::size_t max_depth) {
   if (text.size() <= small_json_bytes && max_depth < simdjson_max_depth && !may_hold_negative_zero(text)) {
     thread_local simdjson::dom::parser parser;
-    // Its stack one level deeper than the limit: simdjson refuses what
-    // surely nests too deep before reading on (DEPTH_ERROR), and what it
-    // lets through is measured as it is built. (A parser that cannot have
-    // its stack, out of memory, leaves the text to the long way.)
+    // Its stack one level deeper than the limit: simdjson stops early at
+    // what surely nests too deep (DEPTH_ERROR), and what it lets through is
+    // measured as it is built. (A parser that cannot have its stack, out of
+    // memory, leaves the text to the long way.)
     bool ready = parser.max_depth() == max_depth + 1
                  || !parser.allocate(std::max<std::size_t>(parser.capacity(), text.size()), max_depth + 1);
     if (ready) {
       auto doc = parser.parse(text.data(), text.size(), true);
-      if (doc.error() == simdjson::DEPTH_ERROR)
-        return std::nullopt;
-      if (!doc.error()) {
-        json_envelope env;
-        auto r = read_members(doc.value_unsafe(), env, max_depth);
-        if (r == built::too_deep)
-          return std::nullopt;
-        if (r == built::done)
-          return env;
-      }
+      json_envelope env;
+      if (!doc.error() && read_members(doc.value_unsafe(), env, max_depth) == built::done)
+        return env;
     }
   }
+  // The long way, for all else: too deep, broken, declined. On broken text
+  // simdjson may see strings where the byte scan does not (a backslash
+  // outside one): the scan decides, as it always has.
   if (deeper_than(text, max_depth))
     return std::nullopt;
   return envelope_of(json::parse(text));
