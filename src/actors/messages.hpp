@@ -6,6 +6,8 @@
 //   server --reply--> session             server --change/updated--> notifier
 //   worker --reply/emit/ask--> session    notifier --frame--> outbound (direct)
 //   server --run--> session (a quick handler: the session runs it)
+//   a tools/call: served by its session from published_tools (no message)
+//   while the session's copy of the tools is current; else rpc as above
 //   clustered (cluster_node.hpp): server --publish--> log writer (a thread)
 //   log reader (a thread) --logged--> server --mark, change/updated/resync--> notifier
 //   notifier --restate/answered--> session (another node took what concerns it)

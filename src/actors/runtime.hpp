@@ -10,6 +10,7 @@
 #include "actors/messages.hpp"
 #include "actors/memory_task_store.hpp"
 #include "actors/notifier.hpp"
+#include "actors/published_tools.hpp"
 #include "actors/server_metrics.hpp"
 #include "actors/server_watch.hpp"
 #include "actors/session_roster.hpp"
@@ -28,6 +29,8 @@ struct runtime {
   std::shared_ptr<const server_options> options;
   // Outlive their actors, so a restarted actor resumes where it died.
   std::shared_ptr<protocol::registry> registry = std::make_shared<protocol::registry>();
+  // Its tools, as sessions read them to serve a tools/call themselves.
+  published_tools tools;
   std::shared_ptr<notifier_state> notifier_data = std::make_shared<notifier_state>();
   std::shared_ptr<worker_pool> workers = std::make_shared<worker_pool>();
   // Tasks (tool::tasks), kept in memory; the server sets how they run again.

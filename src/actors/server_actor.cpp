@@ -1,5 +1,6 @@
 #include "actors/server_actor.hpp"
 
+#include "actors/call_route.hpp"
 #include "actors/post.hpp"
 #include "actors/runtime.hpp"
 #include "actors/task_methods.hpp"
@@ -39,23 +40,22 @@ server_actor::behavior_type server_behavior(server_actor::pointer self, std::sha
         taken->store(true);
         return;
       }
-      if (auto refused = plan_tool_call(*rt, c)) {
-        self->send(c.env->session, reply_atom::value, c.key, protocol::outcome{*refused});
-        taken->store(true);
-        return;
-      }
-      auto result = protocol::dispatch(*rt->registry, *rt->options, c.method, c.params, c.caller.get());
-      if (auto* done = std::get_if<protocol::outcome>(&result)) {
-        self->send(c.env->session, reply_atom::value, c.key, std::move(*done));
+      auto answer = [self](const call& c, protocol::outcome out) {
+        self->send(c.env->session, reply_atom::value, c.key, std::move(out));
+      };
+      auto run_on_session = [self](call c, protocol::job job) {
+        auto session = c.env->session;
+        self->send(session, run_atom::value, std::move(c), std::move(job));
+      };
+      if (c.method == "tools/call") {
+        // A session's copy of the tools was stale (or it had none): the
+        // next calls it makes are served on the session.
+        rt->tools.refresh(*rt->registry);
+        auto* tool = protocol::named_tool(rt->registry->tools, c.params);
+        serve_tool_call(*rt, tool, std::move(c), answer, run_on_session);
       } else {
-        auto& job = std::get<protocol::job>(result);
-        prepare_task_job(*rt, c, job);
-        if (job.quick && rt->options->inline_quick_handlers) {
-          auto session = c.env->session;
-          self->send(session, run_atom::value, std::move(c), std::move(job));
-        } else {
-          run_on_worker(*rt, std::move(job), std::move(c));
-        }
+        auto result = protocol::dispatch(*rt->registry, *rt->options, c.method, c.params, c.caller.get());
+        route_call(*rt, std::move(c), std::move(result), nullptr, answer, run_on_session);
       }
       taken->store(true);
     },
@@ -79,6 +79,7 @@ server_actor::behavior_type server_behavior(server_actor::pointer self, std::sha
       } catch (const std::exception& e) {
         effect.problem = e.what();
       }
+      rt->tools.follow(*rt->registry); // before anyone hears of it (published_tools.hpp)
       if (!effect.applied) {
         if (span)
           span->set_error("rejected", effect.problem);
@@ -147,8 +148,10 @@ server_actor::behavior_type server_behavior(server_actor::pointer self, std::sha
       // what they said is not known here, so everyone re-reads everything.
       if (rt->logged_handled.exchange(lc.handed) + 1 != lc.handed)
         r.resync = true;
-      if (!r.replica.is_null())
+      if (!r.replica.is_null()) {
         protocol::apply_replica(*rt->registry, r.replica);
+        rt->tools.follow(*rt->registry);
+      }
       if (lc.history)
         return;
       auto notifier = rt->notifier();

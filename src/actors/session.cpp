@@ -6,6 +6,7 @@
 
 #include "cafmcp/json_rpc.hpp"
 
+#include "actors/call_route.hpp"
 #include "actors/post.hpp"
 #include "actors/runtime.hpp"
 #include "actors/session_ops.hpp"
@@ -339,6 +340,28 @@ void subscribe(self_ptr self, const jsonrpc::request& req, bool on) {
     .then(settles<protocol::outcome>(self, reply), settles<caf::error>(self, broken));
 }
 
+// A quick handler, run on this actor: handed here by the server actor, or
+// planned here (forward).
+void run_quick(self_ptr self, call c, protocol::job job) {
+  auto& st = self->state;
+  if (!st.calls.count(c.key))
+    return; // cancelled (or the session ended) before it ran
+  auto key = c.key;
+  running_here here(self); // what the handler sends runs next on this worker
+  auto out = run_call(st.rt->request_state, st.rt->options->client_request_timeout, job, std::move(c), true,
+                      st.rt->tasks);
+  if (!out)
+    return;
+  // The progress and log messages the handler sent wait in our mailbox:
+  // the result goes through it too, behind them, so the client sees
+  // them first. A handler that sent nothing (the mailbox holds nothing
+  // it could have sent) is answered now, one message fewer per call.
+  if (self->mailbox().empty())
+    settle_call(self, key, std::move(*out));
+  else
+    self->send(self, reply_atom::value, std::move(key), std::move(*out));
+}
+
 void forward(self_ptr self, jsonrpc::request& req, const std::string& key,
              std::shared_ptr<const session_env> env, json request_state) {
   auto& st = self->state;
@@ -369,6 +392,17 @@ void forward(self_ptr self, jsonrpc::request& req, const std::string& key,
          std::move(request_state),
          st.caller};
   c.param_headers = st.param_headers;
+  if (std::string_view(c.method) == "tools/call")
+    if (auto* tools = st.rt->tools.current(st.tools)) {
+      // Served here, as the server actor would: no restart of it concerns
+      // this call any more.
+      c.taken->store(true);
+      auto* tool = protocol::named_tool(tools->tools, c.params);
+      return serve_tool_call(
+        *st.rt, tool, std::move(c),
+        [self](const call& c, protocol::outcome out) { settle_call(self, c.key, std::move(out)); },
+        [self](call c, protocol::job job) { run_quick(self, std::move(c), std::move(job)); });
+    }
   self->send(current_server(self), rpc_atom::value, std::move(c));
 }
 
@@ -569,25 +603,7 @@ session_actor::behavior_type session_behavior(self_ptr self, std::shared_ptr<run
     [self](close_atom) { close_session(self); },
     [self](finish_atom) { start_draining(self); },
     [self](reply_atom, std::string& key, protocol::outcome& out) { settle_call(self, key, std::move(out)); },
-    [self](run_atom, call& c, protocol::job& job) {
-      auto& st = self->state;
-      if (!st.calls.count(c.key))
-        return; // cancelled (or the session ended) before it ran
-      auto key = c.key;
-      running_here here(self); // what the handler sends runs next on this worker
-      auto out = run_call(st.rt->request_state, st.rt->options->client_request_timeout, job, std::move(c), true,
-                          st.rt->tasks);
-      if (!out)
-        return;
-      // The progress and log messages the handler sent wait in our mailbox:
-      // the result goes through it too, behind them, so the client sees
-      // them first. A handler that sent nothing (the mailbox holds nothing
-      // it could have sent) is answered now, one message fewer per call.
-      if (self->mailbox().empty())
-        settle_call(self, key, std::move(*out));
-      else
-        self->send(self, reply_atom::value, std::move(key), std::move(*out));
-    },
+    [self](run_atom, call& c, protocol::job& job) { run_quick(self, std::move(c), std::move(job)); },
     [self](join_atom, int attempt) { join_notifier(self, attempt); },
     [self](tell_atom, json& message) {
       if (!self->state.closed)

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "actors/messages.hpp"
+#include "actors/published_tools.hpp"
 #include "actors/session_roster.hpp"
 #include "protocol/lifecycle.hpp"
 
@@ -102,6 +103,9 @@ struct session_state {
   // HTTP session, which another node may serve).
   std::set<std::string> subscriptions;
   bool named = false;
+  // This session's copy of the server's tools (published_tools.hpp): a
+  // tools/call of one is served here, not by the server actor.
+  std::shared_ptr<const published_tools::edition> tools;
 };
 
 /// `named`: `id` is the transport's (HTTP's Mcp-Session-Id). `adopted`: a

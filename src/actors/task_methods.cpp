@@ -5,19 +5,13 @@
 
 namespace cafmcp::actors {
 
-std::optional<jsonrpc::error> plan_tool_call(const runtime& rt, call& c) {
-  if (c.method != "tools/call" || !c.params.is_object() || !c.params.contains("name")
-      || !c.params["name"].is_string())
-    return std::nullopt;
-  auto it = rt.registry->tools.find(c.params["name"].get<std::string>());
-  if (it == rt.registry->tools.end())
-    return std::nullopt; // dispatch answers the unknown tool
+std::optional<jsonrpc::error> plan_tool_call(const runtime& rt, const protocol::tool_entry& tool, call& c) {
   if (c.param_headers && c.env->stateless)
-    if (auto wrong = protocol::check_param_headers(it->second.spec.input_schema,
-                                                   c.params.value("arguments", json::object()), *c.param_headers))
+    if (auto wrong = protocol::check_param_headers(tool.spec.input_schema, c.params.value("arguments", json::object()),
+                                                   *c.param_headers))
       return wrong;
-  auto decision = protocol::plan_task(it->second.spec.tasks, c.env->stateless, c.env->client_capabilities,
-                                      c.params, rt.options->tasks);
+  auto decision = protocol::plan_task(tool.spec.tasks, c.env->stateless, c.env->client_capabilities, c.params,
+                                      rt.options->tasks);
   if (auto* refused = std::get_if<jsonrpc::error>(&decision))
     return *refused;
   if (auto* plan = std::get_if<protocol::task_plan>(&decision))
@@ -25,12 +19,11 @@ std::optional<jsonrpc::error> plan_tool_call(const runtime& rt, call& c) {
   return std::nullopt;
 }
 
-void prepare_task_job(const runtime& rt, const call& c, protocol::job& job) {
+void prepare_task_job(const protocol::tool_entry& tool, const call& c, protocol::job& job) {
   if (!c.task_plan)
     return;
   job.quick = false; // a task outlives its request: it needs a thread of its own
-  auto it = rt.registry->tools.find(c.params["name"].get<std::string>());
-  if (it != rt.registry->tools.end() && it->second.spec.handler_starts_task)
+  if (tool.spec.handler_starts_task)
     return;
   job.run = [inner = std::move(job.run)](request_context& ctx) -> protocol::outcome {
     ctx.continue_as_task();

@@ -89,22 +89,31 @@ tool_result checked_output(const std::string& name, const schema_validator* outp
   return result;
 }
 
-dispatch_result call_tool(const registry& reg, json& params, const auth::identity* caller) {
+} // namespace
+
+const tool_entry* named_tool(const tool_map& tools, const json& params) {
+  auto name = string_param(params, "name");
+  if (!name)
+    return nullptr;
+  auto it = tools.find(*name);
+  return it == tools.end() ? nullptr : it->second.get();
+}
+
+dispatch_result call_tool(const tool_entry* tool, json& params, const auth::identity* caller) {
   auto name = string_param(params, "name");
   if (!name)
     return outcome{invalid_params("tools/call requires a string name")};
-  auto it = reg.tools.find(*name);
-  if (it == reg.tools.end())
+  if (!tool)
     return outcome{invalid_params("Unknown tool: " + *name)};
-  if (!allowed(caller, it->second.spec.scopes))
-    return outcome{insufficient_scope("tool " + *name, it->second.spec.scopes)};
+  if (!allowed(caller, tool->spec.scopes))
+    return outcome{insufficient_scope("tool " + *name, tool->spec.scopes)};
   json args = json::object();
   if (auto given = params.find("arguments"); given != params.end()) {
     if (!given->is_object())
       return outcome{invalid_params("tools/call: arguments must be an object")};
     args = std::move(*given); // moved, not copied (dispatch.hpp)
   }
-  const tool_entry& entry = it->second;
+  const tool_entry& entry = *tool;
   // SEP-1303: invalid arguments are a tool error the model can read and
   // correct, not a protocol error.
   if (entry.input)
@@ -144,6 +153,8 @@ dispatch_result call_tool(const registry& reg, json& params, const auth::identit
              },
              entry.spec.quick};
 }
+
+namespace {
 
 dispatch_result get_prompt(const registry& reg, const json& params, const auth::identity* caller) {
   auto name = string_param(params, "name");
@@ -286,8 +297,9 @@ dispatch_result dispatch(const registry& reg, const server_options& opts, std::s
       [caller](const template_entry& t) { return allowed(caller, t.spec.scopes); })};
   if (method == "tools/list")
     return outcome{page(
-      reg.tools, "tools", "tools", params, n, [](const tool_entry& t) { return t.spec.descriptor(); },
-      [caller](const tool_entry& t) { return allowed(caller, t.spec.scopes); })};
+      reg.tools, "tools", "tools", params, n,
+      [](const std::shared_ptr<const tool_entry>& t) { return t->spec.descriptor(); },
+      [caller](const std::shared_ptr<const tool_entry>& t) { return allowed(caller, t->spec.scopes); })};
   if (method == "prompts/list")
     return outcome{page(
       reg.prompts, "prompts", "prompts", params, n, [](const prompt& p) { return p.descriptor(); },
@@ -295,7 +307,7 @@ dispatch_result dispatch(const registry& reg, const server_options& opts, std::s
   if (method == "resources/read")
     return read_resource(reg, params, caller);
   if (method == "tools/call")
-    return call_tool(reg, params, caller);
+    return call_tool(named_tool(reg.tools, params), params, caller);
   if (method == "prompts/get")
     return get_prompt(reg, params, caller);
   if (method == "completion/complete")

@@ -49,6 +49,13 @@ dispatch_result dispatch(const registry& reg, const server_options& opts, std::s
 dispatch_result dispatch(const registry& reg, const server_options& opts, std::string_view method,
                          const json& params, const auth::identity* caller = nullptr);
 
+/// tools/call on its own, for a caller that holds a table of tools (a
+/// session, actors/published_tools.hpp): the tool `params` names in
+/// `tools` (null: none, or no string name), and the call of it (`tool`
+/// null: answered as an unknown tool). As dispatch's: `arguments` moved out.
+const tool_entry* named_tool(const tool_map& tools, const json& params);
+dispatch_result call_tool(const tool_entry* tool, json& params, const auth::identity* caller);
+
 jsonrpc::error resource_not_found(const std::string& uri);
 
 /// Subscribing to `uri` (a resource, a URI a template matches, or the

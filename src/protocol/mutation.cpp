@@ -133,23 +133,28 @@ mutation_effect add_tool(registry& reg, tool t) {
     return rejected("tool " + t.name + ": a handler or an async_handler, not both");
   if (t.async_handler && t.tasks != task_support::forbidden)
     return rejected("tool " + t.name + ": an async_handler cannot run as a task");
-  tool_entry entry;
+  auto entry = std::make_shared<tool_entry>();
   try {
-    entry.input = compile(t.input_schema);
+    entry->input = compile(t.input_schema);
     if (t.output_schema)
-      entry.output = compile(*t.output_schema);
+      entry->output = compile(*t.output_schema);
   } catch (const std::exception& ex) {
     return rejected("tool " + t.name + ": " + ex.what());
   }
   auto key = t.name;
-  entry.spec = std::move(t);
-  return upsert(reg.tools, item_kind::tool, key, std::move(entry),
-                [](const tool_entry& e) { return e.spec.descriptor(); });
+  entry->spec = std::move(t);
+  auto effect = upsert(reg.tools, item_kind::tool, key, std::shared_ptr<const tool_entry>(std::move(entry)),
+                       [](const std::shared_ptr<const tool_entry>& e) { return e->spec.descriptor(); });
+  ++reg.tool_edits;
+  return effect;
 }
 
 mutation_effect remove_tool(registry& reg, const std::string& name) {
-  return remove_keyed(reg.tools, item_kind::tool, name,
-                      [](const tool_entry& t) { return t.spec.descriptor(); });
+  auto effect = remove_keyed(reg.tools, item_kind::tool, name,
+                             [](const std::shared_ptr<const tool_entry>& t) { return t->spec.descriptor(); });
+  if (effect.applied)
+    ++reg.tool_edits;
+  return effect;
 }
 
 mutation_effect add_prompt(registry& reg, prompt p) {

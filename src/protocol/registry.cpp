@@ -29,7 +29,7 @@ bool valid_tool_name(std::string_view name) {
 
 bool registry::offers_tasks() const {
   for (auto& [name, t] : tools)
-    if (t.spec.tasks != task_support::forbidden)
+    if (t->spec.tasks != task_support::forbidden)
       return true;
   return false;
 }

@@ -3,6 +3,7 @@
 // server actor (and kept by the supervisor across restarts); pure data with
 // the lookups the MCP methods need. Ordered maps make pagination cursors
 // stable under concurrent mutation (see pagination.hpp).
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -28,12 +29,20 @@ struct tool_entry {
   std::shared_ptr<const schema_validator> output; // null without outputSchema
 };
 
+/// Tools by name. Entries are shared and never changed in place (a
+/// replacement is a new entry), so a copy of the table is a copy of
+/// pointers: sessions read such a copy (actors/published_tools.hpp).
+using tool_map = std::map<std::string, std::shared_ptr<const tool_entry>, std::less<>>;
+
 struct registry {
   std::map<std::string, resource> resources;           // by uri
   std::map<std::string, std::string> resource_listing; // list_order \x1f uri -> uri
   std::map<std::string, template_entry> templates;     // by uriTemplate
-  std::map<std::string, tool_entry> tools;             // by name
+  tool_map tools;                                      // by name
   std::map<std::string, prompt> prompts;               // by name
+  /// Counts every change to `tools` (a replacement that lists the same is
+  /// one too: its handler changed), so that a copy knows whether it is current.
+  std::uint64_t tool_edits = 0;
 
   /// A tool that may run as a task is registered (the tasks capability).
   bool offers_tasks() const;

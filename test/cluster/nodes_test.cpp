@@ -183,6 +183,29 @@ TEST_P(Cluster, DataOnlyResourcesReplicateAndALateNodeRecreatesThem) {
   EXPECT_EQ(s3->request("resources/read", {{"uri", "test://doc"}})["error"]["code"], -32002);
 }
 
+// Tools carry code: each node registers its own, and a removal crosses to
+// every node. A session that called the tool (and so holds a copy of its
+// node's tools, actors/published_tools.hpp) finds it gone once told.
+TEST_P(Cluster, AToolRemovedOnAnotherNodeIsGoneForTheNextCallHere) {
+  server n1(node("n1")), n2(node("n2"));
+  ASSERT_TRUE(applied(n1.add_tool(echo_tool("t"))));
+  ASSERT_TRUE(applied(n2.add_tool(echo_tool("t"))));
+  auto s2 = session(n2);
+  auto call = [&] { return s2->request("tools/call", {{"name", "t"}, {"arguments", {{"text", "hi"}}}}); };
+  for (int i = 0; i < 2; ++i) // the first through the server actor, the second on the session
+    ASSERT_EQ(call()["result"]["content"][0]["text"], "hi");
+  ASSERT_TRUE(applied(n1.remove_tool("t")));
+  auto removed = s2->wait_for(
+    [](const json& m) {
+      return m.value("method", "") == "notifications/tools/list_changed"
+             && m["params"].value("operation", "") == "removed";
+    },
+    std::chrono::seconds(10));
+  ASSERT_TRUE(removed);
+  auto gone = call();
+  EXPECT_EQ(gone["error"]["code"], -32602) << gone.dump();
+}
+
 // Two nodes change one resource at once: each made its own change first,
 // so without the log deciding, each would end with the other's value.
 TEST_P(Cluster, ConcurrentChangesToOneResourceEndTheSameOnEveryNode) {
