@@ -57,7 +57,7 @@ test('a takeover answered before its claim is logged: the paused node writes not
   try {
     await call(near, 'add_resource', { uri: 'test://fenced', name: 'fenced', text: '0' });
     const raw = await rawSession(n1.url);
-    await raw.request('resources/subscribe', { uri: 'test://fenced' });
+    await raw.subscribe('test://fenced');
     const old = await openStream(n1.url, raw);
     await call(near, 'update_resource', { uri: 'test://fenced', text: 'before' });
     const seen = await old.until((e) => e.data?.method === UPDATED);

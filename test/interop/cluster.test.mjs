@@ -277,7 +277,7 @@ describe('2025-11-25 sessions through haproxy with no affinity: any node serves 
     const writer = await connectHttp(cluster.nodes[1].url);
     const raw = await rawSession(cluster.nodes[0].url);
     await call(writer, 'add_resource', { uri: 'test://resumed', name: 'resumed', text: '0' });
-    await raw.request('resources/subscribe', { uri: 'test://resumed' });
+    await raw.subscribe('test://resumed');
     const first = await openStream(cluster.nodes[0].url, raw);
     await call(writer, 'update_resource', { uri: 'test://resumed', text: '1' });
     const seen = await first.until((e) => e.data?.method === UPDATED);
@@ -352,7 +352,7 @@ describe('a session whose node is killed mid-stream', () => {
         await call(writer, 'add_resource', { uri, name: uri, text: '0' });
       // The session lives on node 1: created, subscribed and streaming there.
       const raw = await rawSession(cluster.nodes[0].url);
-      for (const uri of [...uris, 'test://killed/end']) await raw.request('resources/subscribe', { uri });
+      for (const uri of [...uris, 'test://killed/end']) await raw.subscribe(uri);
       const before = await openStream(cluster.nodes[0].url, raw);
       await call(writer, 'update_resource', { uri: uris[0], text: 'seen' });
       const seen = await before.until((e) => e.data?.method === UPDATED);
@@ -490,7 +490,7 @@ describe('a node paused past its stream lease', () => {
     try {
       await call(near, 'add_resource', { uri: 'test://fenced', name: 'fenced', text: '0' });
       const raw = await rawSession(cluster.nodes[0].url);
-      await raw.request('resources/subscribe', { uri: 'test://fenced' });
+      await raw.subscribe('test://fenced');
       const old = await openStream(cluster.nodes[0].url, raw);
       await call(near, 'update_resource', { uri: 'test://fenced', text: 'before' });
       const seen = await old.until((e) => e.data?.method === UPDATED);

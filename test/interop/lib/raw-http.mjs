@@ -22,6 +22,19 @@ export async function rawSession(url, capabilities = {}) {
       if (r.status !== 200) throw new Error(`${method}: ${r.status} ${await r.text()}`);
       return r.json();
     },
+    // resources/subscribe, once the node knows `uri` (throws on any other
+    // refusal): a resource another node added reaches this one through the
+    // log a moment after the node that added it answered (bounded: 100
+    // tries, 20 ms apart).
+    async subscribe(uri, to = url) {
+      for (let tries = 1; ; tries++) {
+        const answer = await session.request('resources/subscribe', { uri }, to);
+        if (answer.result) return answer;
+        if (answer.error?.code !== -32002 || tries === 100)
+          throw new Error(`resources/subscribe ${uri}: ${JSON.stringify(answer)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
     // The status of a request to `to`, without throwing.
     async status(method, params = {}, to = url) {
       const r = await fetch(to, { method: 'POST', headers: session.headers,
