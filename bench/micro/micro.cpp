@@ -150,8 +150,11 @@ otel::span_group send_group(int members) {
   g.common.attributes = {{"mcp.method.name", std::string("notifications/resources/updated")},
                          {"mcp.resource.uri", std::string("bench://hot")}};
   g.member_key = "mcp.session.id";
-  for (int i = 0; i < members; ++i)
-    g.add(1700000000000000000ull + i, 1700000000000000100ull + i, "0123456789abcdef0123456789abcdef");
+  // As the notifier records them: back to back, each send's start the one
+  // before's end, a few microseconds apart.
+  for (std::uint64_t i = 0; i < static_cast<std::uint64_t>(members); ++i)
+    g.add(1796646476132650245ull + i * 2'955, 1796646476132650245ull + (i + 1) * 2'955,
+          "c16160e6f1f85e7f6dd46d59091a0495");
   return g;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "member_span_ids.hpp"
 #include "protobuf_writer.hpp"
 #include "scoped_spans.hpp"
 
@@ -98,25 +99,33 @@ public:
 
   /// The member as ScopeSpans.spans: tag, length, Span.
   std::size_t field_size(const span_group::member& m) const {
-    auto n = sizes_of(m).span;
+    auto n = sizes_of(g_.value(m)).span;
     return 1 + varint_size(n) + n;
   }
 
-  void append(std::string& out, const span_group::member& m) const {
-    auto sizes = sizes_of(m);
-    put_tag(out, scope_spans::spans, length);
-    put_varint(out, sizes.span);
-    out += shared_;
-    auto id = random_span_id();
-    put_bytes(out, span::span_id, id.data(), id.size());
-    put_fixed64(out, span::start_time, m.start_unix_nano);
-    put_fixed64(out, span::end_time, m.end_unix_nano);
-    put_tag(out, span::attributes, length);
-    put_varint(out, sizes.kv);
-    out += key_;
-    put_tag(out, key_value::value, length);
-    put_varint(out, sizes.any);
-    put_string(out, any_value::string_value, g_.value(m));
+  /// The member, written into room made for it at the end of `out` (its
+  /// size is known before a byte is written).
+  void append(std::string& out, const span_group::member& m) {
+    auto value = g_.value(m);
+    auto sizes = sizes_of(value);
+    auto at = out.size();
+    out.resize(at + 1 + varint_size(sizes.span) + sizes.span);
+    char* p = out.data() + at;
+    p = write_tag(p, scope_spans::spans, length);
+    p = write_varint(p, sizes.span);
+    std::memcpy(p, shared_.data(), shared_.size());
+    p += shared_.size();
+    auto id = ids_.next();
+    p = write_bytes(p, span::span_id, id.data(), id.size());
+    p = write_fixed64(p, span::start_time, m.start_unix_nano);
+    p = write_fixed64(p, span::end_time, m.end_unix_nano);
+    p = write_tag(p, span::attributes, length);
+    p = write_varint(p, sizes.kv);
+    std::memcpy(p, key_.data(), key_.size());
+    p += key_.size();
+    p = write_tag(p, key_value::value, length);
+    p = write_varint(p, sizes.any);
+    write_bytes(p, any_value::string_value, value.data(), value.size());
   }
 
 private:
@@ -124,8 +133,7 @@ private:
     std::size_t any, kv, span;
   };
   // AnyValue{string_value}, KeyValue{key, value}, then the whole Span.
-  sizes sizes_of(const span_group::member& m) const {
-    auto value = g_.value(m);
+  sizes sizes_of(std::string_view value) const {
     std::size_t any = 1 + varint_size(value.size()) + value.size();
     std::size_t kv = key_.size() + 1 + varint_size(any) + any;
     std::size_t span = shared_.size() + (1 + 1 + 8) + 2 * (1 + 8) + (1 + varint_size(kv) + kv);
@@ -134,6 +142,7 @@ private:
 
   const span_group& g_;
   std::string shared_, key_;
+  detail::member_span_ids ids_;
 };
 
 std::size_t field_size(std::size_t content) { return 1 + varint_size(content) + content; }

@@ -29,15 +29,22 @@ constexpr int string_value = 1, bool_value = 2, int_value = 3, double_value = 4;
 
 enum wire : std::uint32_t { varint = 0, fixed64 = 1, length = 2, fixed32 = 5 };
 
-inline void put_varint(std::string& out, std::uint64_t v) {
-  char buf[10];
-  std::size_t n = 0;
+// Each writer comes twice: onto a pointer into room the caller has made
+// (a group's members are written that way, their sizes known up front, with
+// no capacity check per field), and appended to a string.
+
+inline char* write_varint(char* p, std::uint64_t v) {
   while (v >= 0x80) {
-    buf[n++] = static_cast<char>(v | 0x80);
+    *p++ = static_cast<char>(v | 0x80);
     v >>= 7;
   }
-  buf[n++] = static_cast<char>(v);
-  out.append(buf, n);
+  *p++ = static_cast<char>(v);
+  return p;
+}
+
+inline void put_varint(std::string& out, std::uint64_t v) {
+  char buf[10];
+  out.append(buf, static_cast<std::size_t>(write_varint(buf, v) - buf));
 }
 
 inline std::size_t varint_size(std::uint64_t v) {
@@ -49,16 +56,31 @@ inline std::size_t varint_size(std::uint64_t v) {
   return n;
 }
 
+inline char* write_tag(char* p, int field, wire w) {
+  return write_varint(p, (static_cast<std::uint64_t>(field) << 3) | w);
+}
+
 inline void put_tag(std::string& out, int field, wire w) {
   put_varint(out, (static_cast<std::uint64_t>(field) << 3) | w);
 }
 
-inline void put_fixed64(std::string& out, int field, std::uint64_t v) {
-  put_tag(out, field, fixed64);
-  char buf[8];
+inline char* write_fixed64(char* p, int field, std::uint64_t v) {
+  p = write_tag(p, field, fixed64);
   for (int i = 0; i < 8; ++i)
-    buf[i] = static_cast<char>(v >> (8 * i)); // little-endian on the wire
-  out.append(buf, 8);
+    *p++ = static_cast<char>(v >> (8 * i)); // little-endian on the wire
+  return p;
+}
+
+inline void put_fixed64(std::string& out, int field, std::uint64_t v) {
+  char buf[10 + 8];
+  out.append(buf, static_cast<std::size_t>(write_fixed64(buf, field, v) - buf));
+}
+
+inline char* write_bytes(char* p, int field, const void* data, std::size_t size) {
+  p = write_tag(p, field, length);
+  p = write_varint(p, size);
+  std::memcpy(p, data, size);
+  return p + size;
 }
 
 inline void put_fixed32(std::string& out, int field, std::uint32_t v) {

@@ -1,7 +1,10 @@
 // Ids and W3C trace context: formats, round trips, and strict rejection.
+#include <unordered_set>
+
 #include <gtest/gtest.h>
 
 #include "cafmcp/otel/context.hpp"
+#include "member_span_ids.hpp"
 
 namespace cafmcp::otel {
 namespace {
@@ -20,6 +23,27 @@ TEST(Ids, RandomIdsAreValidHexOfTheRightLength) {
     EXPECT_EQ(th.find_first_not_of("0123456789abcdef"), std::string::npos);
   }
   EXPECT_NE(to_hex(random_trace_id()), to_hex(random_trace_id()));
+}
+
+// A group's members get their ids from a sequence seeded per group: none
+// is zero (no valid span id), none repeats within the group, and groups do
+// not share their sequence.
+TEST(Ids, MemberSpanIdsNeverRepeatWithinAGroupAndAreNeverZero) {
+  detail::member_span_ids ids;
+  std::unordered_set<std::uint64_t> seen;
+  for (int i = 0; i < 200'000; ++i) {
+    auto id = ids.next_bits();
+    EXPECT_NE(id, 0u);
+    EXPECT_TRUE(seen.insert(id).second) << "repeated after " << i;
+  }
+  detail::member_span_ids other;
+  EXPECT_EQ(seen.count(other.next_bits()), 0u);
+  auto first = detail::member_span_ids().next();
+  EXPECT_TRUE(is_valid(first));
+  EXPECT_NE(to_hex(first), to_hex(detail::member_span_ids().next()));
+  // The one counter value that mixes to zero is stepped over.
+  detail::member_span_ids onto_zero(0 - detail::member_span_ids::gamma);
+  EXPECT_EQ(onto_zero.next_bits(), detail::member_span_ids(0).next_bits());
 }
 
 TEST(Traceparent, ParsesAndFormatsRoundTrip) {

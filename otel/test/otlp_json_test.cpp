@@ -69,6 +69,31 @@ TEST(OtlpJson, FollowsTheJsonMapping) {
   EXPECT_EQ(link["attributes"][0]["key"], "why");
 }
 
+// Ids are written sixteen hex digits at a time: every byte value, in every
+// place of an id, comes out as its two lowercase digits.
+TEST(OtlpJson, IdsAreLowercaseHexOfEveryByteInEveryPlace) {
+  std::vector<span_data> spans;
+  for (int first = 0; first < 256; first += 8) {
+    span_data s;
+    for (std::size_t i = 0; i < 16; ++i)
+      s.context.trace[i] = static_cast<std::uint8_t>(first + 8 * (i % 2) + i / 2 + 128 * (i >= 8));
+    for (std::size_t i = 0; i < 8; ++i) {
+      s.context.span[i] = static_cast<std::uint8_t>(first + i);
+      s.parent[i] = static_cast<std::uint8_t>(255 - first - i);
+    }
+    s.name = "s";
+    spans.push_back(s);
+  }
+  auto out = json::parse(encode_otlp_json(resource::with_service("svc"), "scope", spans));
+  auto& got = out["resourceSpans"][0]["scopeSpans"][0]["spans"];
+  ASSERT_EQ(got.size(), spans.size());
+  for (std::size_t k = 0; k < spans.size(); ++k) {
+    EXPECT_EQ(got[k]["traceId"], to_hex(spans[k].context.trace)) << k;
+    EXPECT_EQ(got[k]["spanId"], to_hex(spans[k].context.span)) << k;
+    EXPECT_EQ(got[k]["parentSpanId"], to_hex(spans[k].parent)) << k;
+  }
+}
+
 TEST(OtlpJson, RootsOmitParentAndEmptyParts) {
   span_data s;
   s.context = {random_trace_id(), random_span_id(), 1, {}, false};
@@ -134,8 +159,11 @@ void expect_group_encoded_as_expanded(const span_group& g) {
   std::set<std::string> ids;
   for (std::size_t i = 0; i < spans.size(); ++i) {
     ASSERT_TRUE(spans[i]["spanId"].is_string());
-    ids.insert(spans[i]["spanId"].get<std::string>());
-    EXPECT_EQ(spans[i]["spanId"].get<std::string>().size(), 16u);
+    auto id = spans[i]["spanId"].get<std::string>();
+    ids.insert(id);
+    EXPECT_EQ(id.size(), 16u);
+    EXPECT_EQ(id.find_first_not_of("0123456789abcdef"), std::string::npos) << id;
+    EXPECT_NE(id, "0000000000000000");
     if (i > 0) { // drawn at encoding: not comparable
       spans[i].erase("spanId");
       want[i].erase("spanId");
@@ -231,6 +259,40 @@ TEST(OtlpJson, AGroupsTimesAndValuesComeOutExactly) {
         at != want.end())
       want.replace(at, at + 1, "\xEF\xBF\xBD"); // not UTF-8 alone: U+FFFD
     EXPECT_EQ(spans[i]["attributes"][0]["value"]["stringValue"], want) << i;
+  }
+}
+
+// Sends are recorded back to back, microseconds apart: a member's start is
+// the one before's end, and from one time to the next most often only the
+// last eight digits move. Every way the digits can move from one member to
+// the next comes out exactly: within the last eight, across them, across a
+// change of length, backwards, and not at all.
+TEST(OtlpJson, AGroupsTimesComeOutExactlyWhenOnlyTheLastDigitsMove) {
+  std::vector<std::uint64_t> times = {1'796'646'476'132'650'245ull};
+  auto step = [&](std::uint64_t d) { times.push_back(times.back() + d); };
+  for (std::uint64_t d : {2'955ull, 1ull, 0ull, 9ull, 99'999'999ull, 100'000'000ull, 3ull})
+    step(d);
+  step(99'999'999 - times.back() % 100'000'000); // to ...99999999
+  step(1);                                       // to ...00000000, the ninth digit from the end moved
+  times.push_back(times.back() - 5);             // backwards, across it again
+  for (std::uint64_t t : std::initializer_list<std::uint64_t>{
+         99'999'998, 99'999'999, 100'000'000, 100'000'001, 199'999'999, 200'000'000, 1, 5, 12'345, 100'000'000, 0,
+         100'000'005, 100'000'005, 9'999'999'999'999'999'999ull, 10'000'000'000'000'000'000ull, UINT64_MAX})
+    times.push_back(t);
+  span_group g;
+  g.common.context = {random_trace_id(), {}, 1, {}, false};
+  g.common.name = "send";
+  g.member_key = "mcp.session.id";
+  for (std::size_t i = 0; i + 1 < times.size(); ++i)
+    g.add(times[i], times[i + 1], "c16160e6f1f85e7f6dd46d59091a0495");
+  span_batch batch;
+  batch.groups.push_back(std::make_unique<span_group>(g));
+  auto spans = json::parse(encode_otlp_json(resource::with_service("svc"), "scope",
+                                            batch))["resourceSpans"][0]["scopeSpans"][0]["spans"];
+  ASSERT_EQ(spans.size(), times.size() - 1);
+  for (std::size_t i = 0; i + 1 < times.size(); ++i) {
+    EXPECT_EQ(spans[i]["startTimeUnixNano"], std::to_string(times[i])) << i;
+    EXPECT_EQ(spans[i]["endTimeUnixNano"], std::to_string(times[i + 1])) << i;
   }
 }
 
