@@ -44,7 +44,7 @@ std::string mcp_session::head(std::size_t length) const {
   return h;
 }
 
-task<nlohmann::json> mcp_session::exchange(std::string body, std::int64_t id) {
+task<mcp_session::reply> mcp_session::post(std::string body, bool notification) {
   auto h = head(body.size());
   std::array<net::const_buffer, 2> out = {net::buffer(h), net::buffer(body)};
   co_await net::async_write(sock_, out, use_awaitable);
@@ -54,18 +54,22 @@ task<nlohmann::json> mcp_session::exchange(std::string body, std::int64_t id) {
   auto& res = parser.get();
   if (auto sid = res.find("Mcp-Session-Id"); sid != res.end() && session_id_.empty())
     session_id_ = std::string(sid->value());
-  if (id < 0) { // a notification: 202, no body
+  if (notification) { // 202, no body
     if (res.result_int() != 202)
       throw std::runtime_error("notification answered " + std::to_string(res.result_int()));
-    co_return nullptr;
+    co_return reply{};
   }
   if (res.result_int() != 200)
     throw std::runtime_error("HTTP " + std::to_string(res.result_int()) + ": " + res.body());
   auto type = res[http::field::content_type];
-  const auto& text = res.body();
-  if (type.find("text/event-stream") == std::string_view::npos)
-    co_return nlohmann::json::parse(text);
+  co_return reply{type.find("text/event-stream") != std::string_view::npos, std::move(res.body())};
+}
+
+nlohmann::json mcp_session::message_of(const reply& r, std::int64_t id) {
+  if (!r.event_stream)
+    return nlohmann::json::parse(r.body);
   // An SSE response: the reply is the data line whose id is ours.
+  const auto& text = r.body;
   std::size_t at = 0;
   while ((at = text.find("data:", at)) != std::string::npos) {
     auto end = text.find('\n', at);
@@ -73,9 +77,16 @@ task<nlohmann::json> mcp_session::exchange(std::string body, std::int64_t id) {
     at = end == std::string::npos ? text.size() : end;
     auto msg = nlohmann::json::parse(line, nullptr, false);
     if (msg.is_object() && msg.contains("id") && msg["id"] == id)
-      co_return msg;
+      return msg;
   }
   throw std::runtime_error("no reply in the SSE response");
+}
+
+task<nlohmann::json> mcp_session::exchange(std::string body, std::int64_t id) {
+  auto r = co_await post(std::move(body), id < 0);
+  if (id < 0)
+    co_return nullptr;
+  co_return message_of(r, id);
 }
 
 task<void> mcp_session::open(std::string client_name) {
@@ -94,13 +105,29 @@ task<void> mcp_session::open(std::string client_name) {
   co_await exchange(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", -1);
 }
 
-task<nlohmann::json> mcp_session::call(std::string method, nlohmann::json params) {
+task<nlohmann::json> mcp_session::call_text(std::string method, std::string params) {
   auto id = next_id_++;
-  nlohmann::json msg = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
-  auto reply = co_await exchange(msg.dump(), id);
+  auto reply = co_await exchange(request_text(id, method, params), id);
   if (!reply.contains("result"))
     throw std::runtime_error(method + " failed: " + reply.dump());
   co_return std::move(reply["result"]);
+}
+
+task<bool> mcp_session::tool_succeeds(std::string name) {
+  auto id = next_id_++;
+  auto r = co_await post(request_text(id, "tools/call", tool_params(name, "{}")), false);
+  if (r.event_stream) { // a server that streams its answer: the long way
+    auto msg = message_of(r, id);
+    if (!msg.contains("result"))
+      throw std::runtime_error("tools/call " + name + " failed: " + msg.dump());
+    co_return !msg["result"].value("isError", false);
+  }
+  switch (replies_.read(r.body, id)) {
+    case tool_reply::result: co_return true;
+    case tool_reply::error_result: co_return false;
+    case tool_reply::other: break;
+  }
+  throw std::runtime_error("tools/call " + name + " failed: " + r.body);
 }
 
 void mcp_session::close() {

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rpc_session.hpp"
+#include "tool_reply.hpp"
 #include "sse_poller.hpp"
 
 namespace cafmcp::load {
@@ -41,13 +42,22 @@ public:
   task<void> connect();
   /// initialize + notifications/initialized; remembers the session id.
   task<void> open(std::string client_name);
-  task<nlohmann::json> call(std::string method, nlohmann::json params) override;
+  task<nlohmann::json> call_text(std::string method, std::string params) override;
+  task<bool> tool_succeeds(std::string name) override;
   void close() override;
 
   const std::string& session_id() const { return session_id_; }
   const std::string& protocol() const { return protocol_; }
 
 private:
+  struct reply {
+    bool event_stream = false; // an SSE response, else one JSON body
+    std::string body;
+  };
+  /// POSTs `body`; the reply as it came (a notification's: none).
+  task<reply> post(std::string body, bool notification);
+  /// The JSON-RPC message answering `id` in a reply.
+  static nlohmann::json message_of(const reply& r, std::int64_t id);
   task<nlohmann::json> exchange(std::string body, std::int64_t id);
   std::string head(std::size_t length) const;
 
@@ -57,6 +67,7 @@ private:
   std::string session_id_;
   std::string protocol_ = "2025-11-25";
   std::int64_t next_id_ = 1;
+  reply_reader replies_;
 };
 
 /// A session's GET stream: calls `on_data` with each SSE event's data field.

@@ -19,12 +19,11 @@ task<void> stdio_session::open(std::string client_name) {
   send_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
 }
 
-task<nlohmann::json> stdio_session::call(std::string method, nlohmann::json params) {
+task<nlohmann::json> stdio_session::call_text(std::string method, std::string params) {
   auto id = next_id_++;
   waiter w(in_.get_executor());
   waiting_[id] = &w;
-  nlohmann::json msg = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
-  send_line(msg.dump());
+  send_line(request_text(id, method, params));
   while (!w.done && !closed_) {
     w.timer.expires_at(net::steady_timer::time_point::max());
     co_await w.timer.async_wait(net::as_tuple(use_awaitable));

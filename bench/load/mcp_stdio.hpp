@@ -21,7 +21,7 @@ public:
 
   /// Starts reading, then initialize + notifications/initialized.
   task<void> open(std::string client_name);
-  task<nlohmann::json> call(std::string method, nlohmann::json params) override;
+  task<nlohmann::json> call_text(std::string method, std::string params) override;
   void close() override;
 
   /// Each notification line as it arrives.

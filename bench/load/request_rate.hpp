@@ -36,8 +36,7 @@ inline task<void> request_rate(connector& conn, const options& o, pid_t pid, res
         try {
           while (clock_type::now() < until) {
             auto a = clock_type::now();
-            auto res = co_await s->call_tool("test_simple_text", nlohmann::json::object());
-            if (res.value("isError", false))
+            if (!co_await s->tool_succeeds("test_simple_text"))
               throw std::runtime_error("test_simple_text failed");
             latencies.push_back(static_cast<std::uint32_t>(
               std::chrono::duration_cast<std::chrono::microseconds>(clock_type::now() - a).count()));
