@@ -17,9 +17,12 @@
 namespace cafmcp::actors {
 
 /// `tool`: the tool a tools/call names (null: none, or another method).
-/// `answer(const call&, protocol::outcome)`; `run_on_session(call, protocol::job)`.
+/// `answer(const call&, protocol::outcome)`; `run_on_session(call&&, protocol::job&&)`.
+/// The call travels by reference until something keeps it: a move of a
+/// call (two strings, two json values, four shared pointers, a trace
+/// context) was ~220 instructions, and a quick tools/call made five.
 template <class Answer, class RunOnSession>
-void route_call(runtime& rt, call c, protocol::dispatch_result result, const protocol::tool_entry* tool,
+void route_call(runtime& rt, call&& c, protocol::dispatch_result result, const protocol::tool_entry* tool,
                 Answer&& answer, RunOnSession&& run_on_session) {
   if (auto* done = std::get_if<protocol::outcome>(&result))
     return answer(c, std::move(*done));
@@ -36,7 +39,7 @@ void route_call(runtime& rt, call c, protocol::dispatch_result result, const pro
 /// the name it gives): planned (tasks, Mcp-Param headers), dispatched and
 /// routed.
 template <class Answer, class RunOnSession>
-void serve_tool_call(runtime& rt, const protocol::tool_entry* tool, call c, Answer&& answer,
+void serve_tool_call(runtime& rt, const protocol::tool_entry* tool, call&& c, Answer&& answer,
                      RunOnSession&& run_on_session) {
   if (tool)
     if (auto refused = plan_tool_call(rt, *tool, c))

@@ -43,7 +43,7 @@ server_actor::behavior_type server_behavior(server_actor::pointer self, std::sha
       auto answer = [self](const call& c, protocol::outcome out) {
         self->send(c.env->session, reply_atom::value, c.key, std::move(out));
       };
-      auto run_on_session = [self](call c, protocol::job job) {
+      auto run_on_session = [self](call&& c, protocol::job&& job) {
         auto session = c.env->session;
         self->send(session, run_atom::value, std::move(c), std::move(job));
       };

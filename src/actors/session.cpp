@@ -342,7 +342,7 @@ void subscribe(self_ptr self, const jsonrpc::request& req, bool on) {
 
 // A quick handler, run on this actor: handed here by the server actor, or
 // planned here (forward).
-void run_quick(self_ptr self, call c, protocol::job job) {
+void run_quick(self_ptr self, call&& c, protocol::job&& job) {
   auto& st = self->state;
   if (!st.calls.count(c.key))
     return; // cancelled (or the session ended) before it ran
@@ -401,7 +401,7 @@ void forward(self_ptr self, jsonrpc::request& req, const std::string& key,
       return serve_tool_call(
         *st.rt, tool, std::move(c),
         [self](const call& c, protocol::outcome out) { settle_call(self, c.key, std::move(out)); },
-        [self](call c, protocol::job job) { run_quick(self, std::move(c), std::move(job)); });
+        [self](call&& c, protocol::job&& job) { run_quick(self, std::move(c), std::move(job)); });
     }
   self->send(current_server(self), rpc_atom::value, std::move(c));
 }

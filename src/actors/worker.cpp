@@ -67,7 +67,7 @@ private:
 } // namespace
 
 std::optional<protocol::outcome> run_call(const protocol::request_state_seal& seal,
-                                         std::chrono::milliseconds timeout, protocol::job& job, call c,
+                                         std::chrono::milliseconds timeout, protocol::job& job, call&& c,
                                          bool quick, const std::shared_ptr<task_service>& tasks) {
   // Only these may answer input_required (SEP-2322).
   bool may_ask = c.env->stateless
@@ -128,7 +128,7 @@ std::optional<protocol::outcome> run_call(const protocol::request_state_seal& se
   }
 }
 
-void run_on_worker(runtime& rt, protocol::job job, call c) {
+void run_on_worker(runtime& rt, protocol::job&& job, call&& c) {
   // Counted as a running actor, as the detached actor per call it replaces
   // was: the actor system's shutdown waits for the call to answer.
   auto& registry = rt.system.registry();

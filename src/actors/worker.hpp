@@ -18,7 +18,7 @@ namespace cafmcp::actors {
 
 struct runtime;
 
-void run_on_worker(runtime& rt, protocol::job job, call c);
+void run_on_worker(runtime& rt, protocol::job&& job, call&& c);
 
 class task_service;
 
@@ -28,7 +28,7 @@ class task_service;
 /// a task: its request was answered with the task, and what the handler
 /// ended with went to `tasks`.
 std::optional<protocol::outcome> run_call(const protocol::request_state_seal& seal,
-                                          std::chrono::milliseconds timeout, protocol::job& job, call c,
+                                          std::chrono::milliseconds timeout, protocol::job& job, call&& c,
                                           bool quick, const std::shared_ptr<task_service>& tasks);
 
 } // namespace cafmcp::actors
