@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rpc_session.hpp"
-#include "tool_reply.hpp"
+#include "reply_reader.hpp"
 #include "sse_poller.hpp"
 
 namespace cafmcp::load {

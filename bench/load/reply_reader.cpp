@@ -1,4 +1,4 @@
-#include "tool_reply.hpp"
+#include "reply_reader.hpp"
 
 #include <optional>
 #include <string_view>

@@ -1,7 +1,7 @@
 // The load client's reading of a tools/call reply: a reply counts as a
 // success only when it answers the request's id with a result that is no
 // error; anything else is refused, never counted.
-#include "tool_reply.hpp"
+#include "reply_reader.hpp"
 
 #include <gtest/gtest.h>
 
