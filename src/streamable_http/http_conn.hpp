@@ -92,6 +92,8 @@ private:
   void on_header(beast::error_code ec);
   void on_read(beast::error_code ec);
   void read_within(std::chrono::milliseconds limit);
+  void arm_read_wait();
+  void on_read_wait();
   void on_read_timeout();
   void watch_for_close();
   void send_event_headed(const char* head, std::size_t head_size, frame data, followed next);
@@ -146,7 +148,10 @@ private:
   bool counted_unwritten_ = false; // in loop_.unwritten
   int fd_ = -1;                    // socket_'s, on the lines a delivery touches
   tcp::socket socket_;
-  net::steady_timer read_timer_; // the header's or body's deadline while reading
+  net::steady_timer read_timer_; // waits for the read's deadline (or an SSE stream's end)
+  static constexpr auto no_read_deadline = std::chrono::steady_clock::time_point::max();
+  std::chrono::steady_clock::time_point read_deadline_ = no_read_deadline; // of the read open, if one is
+  bool read_wait_armed_ = false; // a wait for read_deadline_ is pending
   beast::flat_buffer buffer_;
   std::unique_ptr<beast::http::request_parser<beast::http::string_body>> parser_;
   std::string unsent_; // what a write left, copied: written asynchronously

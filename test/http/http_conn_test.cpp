@@ -255,8 +255,9 @@ TEST_P(HttpConn, AConnectionClosedWhileItsWriteWaitsSendsNothingMore) {
   EXPECT_EQ(got, expected.substr(0, got.size()));
   // Whole events only: the cut falls where one ends.
   EXPECT_TRUE(got.empty() || got.ends_with("\n\n"));
-  if (GetParam()) // the second write waited, and was not sent
+  if (GetParam()) { // the second write waited, and was not sent
     EXPECT_EQ(got, expected.substr(0, expected.find("id: 0-128\n")));
+  }
   a.reset();
   b.reset();
   EXPECT_EQ(counters.queued_bytes.load(), 0u); // nothing still counted as on its way

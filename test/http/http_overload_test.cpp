@@ -85,6 +85,47 @@ TEST_F(HttpOverload, ABodyThatStopsComingIsAnswered408AndClosed) {
   EXPECT_TRUE(slow.closed_by_peer());
 }
 
+// The read's deadline moves with each request on a keep-alive connection
+// (one wait stays armed): a later request that stops coming is still
+// answered 408, in time, after requests that were served.
+TEST_F(HttpOverload, ALaterRequestThatStopsComingOnAKeptConnectionIsAnswered408) {
+  auto kept = served();
+  kept->send_raw(health_request);
+  EXPECT_EQ(kept->read_reply().status, 200);
+  kept->send_raw("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 "Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{\"json");
+  auto r = kept->read_reply(std::chrono::seconds(10));
+  EXPECT_EQ(r.status, 408);
+  EXPECT_TRUE(kept->closed_by_peer());
+}
+
+// A connection that keeps asking is never timed out, however long it lives:
+// requests for three header timeouts on one connection, every one answered.
+TEST_F(HttpOverload, AConnectionThatKeepsAskingOutlivesTheHeaderTimeout) {
+  auto kept = served();
+  const auto until = std::chrono::steady_clock::now() + 3 * std::chrono::milliseconds(200);
+  int answered = 0;
+  while (std::chrono::steady_clock::now() < until) {
+    kept->send_raw(health_request);
+    ASSERT_EQ(kept->read_reply().status, 200) << "after " << answered << " answers";
+    ++answered;
+  }
+  EXPECT_GT(answered, 0);
+}
+
+// A body that comes after its header (here half with it, half in a second
+// write) is read whole, as one that came with it is.
+TEST_F(HttpOverload, ABodyThatComesInPiecesIsReadWhole) {
+  raw_http c(port);
+  const auto text = c.request_text("POST", initialize_body());
+  const auto cut = text.find("\r\n\r\n") + 4 + 10;
+  c.send_raw(text.substr(0, cut));
+  c.send_raw(text.substr(cut));
+  auto r = c.read_reply();
+  EXPECT_EQ(r.status, 200);
+  EXPECT_TRUE(r.json_body()["result"].contains("protocolVersion"));
+}
+
 TEST_F(HttpOverload, AConnectionThatSaysNothingIsClosed) {
   auto idle = served(); // a keep-alive connection with no next request
   raw_http silent(port);
