@@ -221,6 +221,12 @@ void http_conn::respond(int status, const std::string& content_type, const std::
 
 void http_conn::begin_sse(const std::string& extra_headers) {
   sse_ = true;
+  // A stream reads no more requests: the read's wait, if armed, goes now
+  // rather than at its deadline (an idle stream keeps no timer entry).
+  if (read_wait_armed_) {
+    read_wait_armed_ = false;
+    read_timer_.cancel();
+  }
   ++loop_.counters.open_streams;
   std::string head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
                      "Cache-Control: no-cache\r\nConnection: close\r\n"
