@@ -17,7 +17,8 @@
 # Rows (sizes as compare.sh's):
 #   requests  tools/call over HTTP, 16 clients; against floor (c)
 #   fanout    500 sessions, one update at a time; against floor (b), p99
-#             against the paced floor's
+#             against the paced floor's, and against floor (e) (the same
+#             client and a bare HTTP server: the server's own cost)
 #   stdio     one session, held with its client to one CPU; against floor (d)
 #             held the same (the unpinned row measures the scheduler's
 #             placement more than either server)
@@ -106,7 +107,8 @@ requests() {
 fanout() {
   case $1 in
     floor) run floor fanout "$bin/sse-socket-floor" "$K" "$ROUNDS" --json
-      run paced fanout "$bin/sse-socket-floor" "$K" $((M * 3)) --one-at-a-time --json ;;
+      run paced fanout "$bin/sse-socket-floor" "$K" $((M * 3)) --one-at-a-time --json
+      run bare fanout load --server "$bin/http-fanout-floor" -k "$K" -m $((M * 3)) ;;
     *) run "$1" fanout load --server "$(server "$1") --http --port 0" -k "$K" -m $((M * 3)) ;;
   esac
 }

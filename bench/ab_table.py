@@ -8,7 +8,8 @@ import json
 import statistics
 import sys
 
-FLOORS = {"requests": "floor (c)", "fanout": "floor (b)", "stdio": "floor (d), one CPU"}
+FLOORS = {"requests": "floor (c)", "fanout": "floor (b) (and floor (e), a bare HTTP server)",
+          "stdio": "floor (d), one CPU"}
 
 
 def load(path):
@@ -71,6 +72,12 @@ def main(path):
         cpu = ratios(p, "new", "old", "server_cpu_us_per_item")
         print(f"| {row} | {len(p)} | {med(rate)} | {ahead(rate)} | {med(cpu)} | "
               f"{med(ratios(p, 'old', 'floor'))} | {med(ratios(p, 'new', 'floor'))} |")
+        if row == "fanout" and any("bare" in v for v in p.values()):
+            # The server's CPU a delivery against the bare server's: what its own work costs.
+            print(f"| fanout against floor (e) | {len(p)} | | | "
+                  f"old {med(ratios(p, 'old', 'bare', 'server_cpu_us_per_item'))}, "
+                  f"new {med(ratios(p, 'new', 'bare', 'server_cpu_us_per_item'))} | "
+                  f"{med(ratios(p, 'old', 'bare'))} | {med(ratios(p, 'new', 'bare'))} |")
         if row == "fanout":
             p99 = ratios(p, "new", "old", "p99_us")
             print(f"| fanout p99 (lower is better) | {len(p)} | {med(p99)} | {ahead(p99, True)} | | "

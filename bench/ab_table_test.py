@@ -49,8 +49,9 @@ for pair, (floor, old, new, old_cpu, new_cpu) in enumerate(
 # fanout: p99 new/old 0.9, 0.5; against the paced floor's p99 1000.
 for pair, (old_p99, new_p99) in enumerate([(2000, 1800), (3000, 1500)], start=1):
     clean += [line("fanout", "floor", pair, 1000), line("fanout", "paced", pair, 900, p99_us=1000),
-              line("fanout", "old", pair, 800, p99_us=old_p99, lost=0, duplicated=0, out_of_order=0),
-              line("fanout", "new", pair, 850, p99_us=new_p99, lost=0, duplicated=0, out_of_order=0)]
+              line("fanout", "bare", pair, 400 * pair, server_cpu_us_per_item=4),
+              line("fanout", "old", pair, 800, p99_us=old_p99, server_cpu_us_per_item=6, lost=0, duplicated=0, out_of_order=0),
+              line("fanout", "new", pair, 850, p99_us=new_p99, server_cpu_us_per_item=5, lost=0, duplicated=0, out_of_order=0)]
 # tracing: old's share 10, 20, 30, 40 %; new's 5 % each time.
 for pair, old_share in enumerate([10, 20, 30, 40], start=1):
     clean += [line("tracing", "old_plain", pair, 1000), line("tracing", "old_traced", pair, 1000 * (1 - old_share / 100)),
@@ -62,8 +63,11 @@ req = row_of(out, "requests")
 expect(req == ["requests", "3", "1.10x (0.90x-1.20x)", "2/3", "0.90x (0.90x-1.10x)", "0.70x (0.70x-0.70x)", "0.77x (0.63x-0.84x)"],
        f"requests row: {req}")
 fan = row_of(out, "fanout")
-expect(fan is not None and fan[2] == "1.06x (1.06x-1.06x)" and fan[3] == "2/2" and fan[5] == "0.80x (0.80x-0.80x)",
+expect(fan is not None and fan[2] == "1.06x (1.06x-1.06x)" and fan[3] == "2/2" and fan[4] == "0.83x (0.83x-0.83x)" and fan[5] == "0.80x (0.80x-0.80x)",
        f"fanout row: {fan}")
+bare = row_of(out, "fanout against floor (e)")
+expect(bare == ["fanout against floor (e)", "2", "", "", "old 1.50x (1.50x-1.50x), new 1.25x (1.25x-1.25x)", "1.50x (1.00x-2.00x)", "1.59x (1.06x-2.12x)"],
+       f"floor (e) row: {bare}")
 p99 = row_of(out, "fanout p99 (lower is better)")
 expect(p99 is not None and p99[2] == "0.70x (0.50x-0.90x)" and p99[3] == "2/2"
        and p99[5] == "2.50x (2.00x-3.00x)" and p99[6] == "1.65x (1.50x-1.80x)", f"p99 row: {p99}")
