@@ -44,14 +44,14 @@ clean = []
 # of medians would say 77/70 = 1.1 too, so the floors move instead).
 for pair, (floor, old, new, old_cpu, new_cpu) in enumerate(
         [(100, 70, 77, 10, 9), (200, 140, 168, 10, 9), (50, 35, 31.5, 10, 11)], start=1):
-    clean += [line("requests", "floor", pair, floor), line("requests", "old", pair, old, server_cpu_us_per_item=old_cpu),
-              line("requests", "new", pair, new, server_cpu_us_per_item=new_cpu)]
+    clean += [line("requests", "floor", pair, floor), line("requests", "old", pair, old, server_cpu_us_per_item=old_cpu, server_cpu_s=3),
+              line("requests", "new", pair, new, server_cpu_us_per_item=new_cpu, server_cpu_s=3)]
 # fanout: p99 new/old 0.9, 0.5; against the paced floor's p99 1000.
 for pair, (old_p99, new_p99) in enumerate([(2000, 1800), (3000, 1500)], start=1):
     clean += [line("fanout", "floor", pair, 1000), line("fanout", "paced", pair, 900, p99_us=1000),
-              line("fanout", "bare", pair, 400 * pair, server_cpu_us_per_item=4),
-              line("fanout", "old", pair, 800, p99_us=old_p99, server_cpu_us_per_item=6, lost=0, duplicated=0, out_of_order=0),
-              line("fanout", "new", pair, 850, p99_us=new_p99, server_cpu_us_per_item=5, lost=0, duplicated=0, out_of_order=0)]
+              line("fanout", "bare", pair, 400 * pair, server_cpu_us_per_item=4, server_cpu_s=1),
+              line("fanout", "old", pair, 800, p99_us=old_p99, server_cpu_us_per_item=6, server_cpu_s=1, lost=0, duplicated=0, out_of_order=0),
+              line("fanout", "new", pair, 850, p99_us=new_p99, server_cpu_us_per_item=5, server_cpu_s=1, lost=0, duplicated=0, out_of_order=0)]
 # tracing: old's share 10, 20, 30, 40 %; new's 5 % each time.
 for pair, old_share in enumerate([10, 20, 30, 40], start=1):
     clean += [line("tracing", "old_plain", pair, 1000), line("tracing", "old_traced", pair, 1000 * (1 - old_share / 100)),
@@ -75,6 +75,11 @@ expect(row_of(out, "stdio") is None, "no stdio row when none was run")
 expect("old 25.0% (quartiles 12.5-37.5%), new 5.0% (quartiles 5.0-5.0%)" in out, f"tracing's share: {out}")
 expect("traced rate new/old 1.27x (1.06x-1.58x), new ahead 4/4" in out, f"traced rate: {out}")
 expect("lost, duplicated or out of order: none" in out, "a clean run lost nothing")
+
+# stdio's short runs: CPU in a few 10 ms ticks is left out of the CPU column.
+code, out = table(clean + [line("stdio", "floor", 1, 100), line("stdio", "old", 1, 50, server_cpu_us_per_item=10, server_cpu_s=0.02),
+                           line("stdio", "new", 1, 60, server_cpu_us_per_item=15, server_cpu_s=0.03)])
+expect(row_of(out, "stdio") == ["stdio", "1", "1.20x", "1/1", "-", "0.50x", "0.60x"], f"stdio row: {row_of(out, 'stdio')}")
 
 code, out = table(clean + [line("stdio", "old", 1, 10, lost=1, duplicated=0, out_of_order=2),
                            json.dumps(dict(row="stdio", variant="new", pair=1, error="exited 1"))])
