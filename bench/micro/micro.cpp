@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 
@@ -190,6 +191,56 @@ void otlp_encode_expanded_spans(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(otlp_encode_expanded_spans)->Arg(500);
+
+// Request spans, as the session records a tools/call: one span each, with
+// the six attributes every request span carries (mcp.method.name, the
+// session, the protocol version, the request id, the transport, the tool).
+std::vector<otel::span_data> request_spans(int n) {
+  std::vector<otel::span_data> spans(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    auto& s = spans[i];
+    s.context = {otel::random_trace_id(), otel::random_span_id(), 1, {}, false};
+    s.name = "tools/call update_resource";
+    s.kind = otel::span_kind::server;
+    s.start_unix_nano = 1796646476132650245ull + i * 31'000;
+    s.end_unix_nano = s.start_unix_nano + 24'000;
+    s.attributes = {{"mcp.method.name", std::string("tools/call")},
+                    {"mcp.session.id", std::string("80c454880bff161641d7fcbb2c297653")},
+                    {"mcp.protocol.version", std::string("2025-11-25")},
+                    {"jsonrpc.request.id", std::to_string(i + 2)},
+                    {"network.transport", std::string("tcp")},
+                    {"gen_ai.tool.name", std::string("update_resource")}};
+  }
+  return spans;
+}
+
+// Into a body kept from one batch to the next, as the exporters encode: a
+// fresh string each time measured the kernel's page faults on it.
+void otlp_encode_request_spans(benchmark::State& state) {
+  auto res = otel::resource::with_service("bench");
+  otel::span_batch batch;
+  batch.spans = request_spans(static_cast<int>(state.range(0)));
+  std::string body;
+  for (auto _ : state) {
+    otel::encode_otlp_json(body, res, "cafmcp", batch);
+    benchmark::DoNotOptimize(body.data());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(otlp_encode_request_spans)->Arg(500);
+
+void otlp_protobuf_encode_request_spans(benchmark::State& state) {
+  auto res = otel::resource::with_service("bench");
+  otel::span_batch batch;
+  batch.spans = request_spans(static_cast<int>(state.range(0)));
+  std::string body;
+  for (auto _ : state) {
+    otel::encode_otlp_protobuf(body, res, "cafmcp", batch);
+    benchmark::DoNotOptimize(body.data());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(otlp_protobuf_encode_request_spans)->Arg(500);
 
 } // namespace
 

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <variant>
 
 #include "cafmcp/otel/span_data.hpp" // attributes
 
@@ -121,33 +123,69 @@ private:
   std::size_t at_;
 };
 
-inline void put_value(std::string& out, const attribute_value& v) {
-  nested value(out, key_value::value);
-  std::visit(
-    [&out](const auto& x) {
+// An AnyValue's content: its one field.
+inline std::size_t any_value_size(const attribute_value& v) {
+  return std::visit(
+    [](const auto& x) -> std::size_t {
+      using T = std::decay_t<decltype(x)>;
+      if constexpr (std::is_same_v<T, std::string>)
+        return 1 + varint_size(x.size()) + x.size();
+      else if constexpr (std::is_same_v<T, bool>)
+        return 1 + 1;
+      else if constexpr (std::is_same_v<T, std::int64_t>)
+        return 1 + varint_size(static_cast<std::uint64_t>(x)); // ten bytes when negative
+      else
+        return 1 + 8;
+    },
+    v);
+}
+
+inline char* write_any_value(char* p, const attribute_value& v) {
+  return std::visit(
+    [p](const auto& x) {
       using T = std::decay_t<decltype(x)>;
       if constexpr (std::is_same_v<T, std::string>) {
-        put_string(out, any_value::string_value, x);
+        return write_bytes(p, any_value::string_value, x.data(), x.size());
       } else if constexpr (std::is_same_v<T, bool>) {
-        put_tag(out, any_value::bool_value, varint);
-        put_varint(out, x ? 1 : 0);
+        return write_varint(write_tag(p, any_value::bool_value, varint), x ? 1 : 0);
       } else if constexpr (std::is_same_v<T, std::int64_t>) {
-        put_tag(out, any_value::int_value, varint);
-        put_varint(out, static_cast<std::uint64_t>(x)); // int64: two's complement, ten bytes when negative
+        return write_varint(write_tag(p, any_value::int_value, varint), static_cast<std::uint64_t>(x));
       } else {
         std::uint64_t bits;
         std::memcpy(&bits, &x, sizeof bits);
-        put_fixed64(out, any_value::double_value, bits);
+        return write_fixed64(p, any_value::double_value, bits);
       }
     },
     v);
 }
 
+// A KeyValue's content: the key, then the value as an AnyValue.
+inline std::size_t key_value_size(const std::string& key, std::size_t any) {
+  return 1 + varint_size(key.size()) + key.size() + 1 + varint_size(any) + any;
+}
+
+/// Each attribute as field `field`, a KeyValue. Sizes first, bytes second:
+/// every length is known before its message is written, so the list goes
+/// into room made for it at once (writing each KeyValue and AnyValue, then
+/// inserting its length in front, was ~360 instructions an attribute, most
+/// of a request span's encoding).
 inline void put_attributes(std::string& out, int field, const attributes& attrs) {
+  std::size_t total = 0;
   for (auto& [key, value] : attrs) {
-    nested kv(out, field);
-    put_string(out, key_value::key, key);
-    put_value(out, value);
+    auto kv = key_value_size(key, any_value_size(value));
+    total += 1 + varint_size(kv) + kv;
+  }
+  auto at = out.size();
+  out.resize(at + total);
+  char* p = out.data() + at;
+  for (auto& [key, value] : attrs) {
+    auto any = any_value_size(value);
+    p = write_tag(p, field, length);
+    p = write_varint(p, key_value_size(key, any));
+    p = write_bytes(p, key_value::key, key.data(), key.size());
+    p = write_tag(p, key_value::value, length);
+    p = write_varint(p, any);
+    p = write_any_value(p, value);
   }
 }
 

@@ -141,6 +141,32 @@ TEST(OtlpJson, NonFiniteDoublesAndBrokenUtf8StayValidJson) {
   EXPECT_EQ(span["name"], "bad \xEF\xBF\xBD utf8"); // U+FFFD
 }
 
+// Whether a string goes out as it is is judged up to sixteen bytes at a
+// time, in steps that overlap at the end: a byte that needs escaping (or a
+// multi-byte character) is found at every position of every length, in
+// keys and values alike, and everything else comes back as it went in.
+TEST(OtlpJson, EveryByteThatNeedsEscapingIsFoundWhereverItStands) {
+  const std::vector<std::string> specials = {"\"", "\\", "\n", std::string(1, '\0'), "\x1f", "\x7f", "\xc3\xa9"};
+  auto res = resource::with_service("svc");
+  for (std::size_t n = 1; n <= 40; ++n)
+    for (std::size_t at = 0; at < n; ++at)
+      for (auto& special : specials) {
+        std::string text(n, 'x');
+        text.replace(at, 1, special);
+        span_data s;
+        s.context = {random_trace_id(), random_span_id(), 1, {}, false};
+        s.name = "escaping";
+        s.attributes = {{text, text}, {"plain" + std::string(n, 'k'), std::string(n, 'v')}};
+        auto attrs = json::parse(encode_otlp_json(res, "scope", {s}))["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
+                                                                      ["attributes"];
+        ASSERT_EQ(attrs.size(), 2u);
+        EXPECT_EQ(attrs[0]["key"], text) << n << " " << at;
+        EXPECT_EQ(attrs[0]["value"]["stringValue"], text) << n << " " << at;
+        EXPECT_EQ(attrs[1]["key"], "plain" + std::string(n, 'k'));
+        EXPECT_EQ(attrs[1]["value"]["stringValue"], std::string(n, 'v'));
+      }
+}
+
 // A group's members are encoded from its shared part without expanding it:
 // they must come out exactly as the expanded spans would, ids aside.
 void expect_group_encoded_as_expanded(const span_group& g) {
