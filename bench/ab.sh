@@ -24,6 +24,8 @@
 #             placement more than either server)
 #   tracing   a storm to 500 sessions, untraced and traced (OTLP/JSON to
 #             /dev/null), old and new: tracing's share of each
+#   requests_tracing  (not by default) tools/call, 16 clients, the same way:
+#             what a traced request costs
 # Only the server differs between old and new: the load client and the
 # floors are this checkout's. Everything on loopback.
 set -euo pipefail
@@ -118,19 +120,25 @@ stdio() {
     *) run "$1" stdio taskset -c "$cpu0" "$bin/cafmcp-load" --json --server "$(server "$1") --stdio" --stdio -k 1 -m "$STDIO" ;;
   esac
 }
-tracing() {
-  local v=${1%_*} traced=${1#*_} flags=""
-  [[ $traced == plain ]] || flags=" --trace-file /dev/null"
-  run "$1" tracing env OTEL_BSP_MAX_QUEUE_SIZE=262144 "$bin/cafmcp-load" --json \
-    --server "$(server "$v") --http --port 0$flags" -k "$K" -m $((M * 16)) -w 16 -u 4 --window 32
+# `traced ROW VARIANT LOAD_ARGS...`: VARIANT is old_plain, old_traced,
+# new_plain or new_traced; traced, every span goes out as OTLP/JSON to
+# /dev/null, the queue holding a whole run (nothing dropped).
+traced() {
+  local row=$1 variant=$2 flags=""
+  shift 2
+  [[ ${variant#*_} == plain ]] || flags=" --trace-file /dev/null"
+  run "$variant" "$row" env OTEL_BSP_MAX_QUEUE_SIZE=262144 "$bin/cafmcp-load" --json \
+    --server "$(server "${variant%_*}") --http --port 0$flags" "$@"
 }
+tracing() { traced tracing "$1" -k "$K" -m $((M * 16)) -w 16 -u 4 --window 32; }
+requests_tracing() { traced requests_tracing "$1" --mode requests -c 16 --duration "$DUR"; }
 
 for ((pair = 1; pair <= pairs; pair++)); do
   for row in $rows; do
     case $row in
       requests | fanout | stdio) in_turn "$row" floor old new ;;
-      tracing) in_turn tracing old_plain old_traced new_plain new_traced ;;
-      *) echo "bench/ab.sh: no row $row (requests fanout stdio tracing)" >&2; exit 2 ;;
+      tracing | requests_tracing) in_turn "$row" old_plain old_traced new_plain new_traced ;;
+      *) echo "bench/ab.sh: no row $row (requests fanout stdio tracing requests_tracing)" >&2; exit 2 ;;
     esac
   done
 done

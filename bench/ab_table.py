@@ -95,10 +95,12 @@ def main(path):
     if floors:
         p99 = "; fanout p99 against the paced floor's" if "fanout" in pairs else ""
         print(f"\nFloors: {floors}{p99}.")
-    if "tracing" in pairs:
-        p = pairs["tracing"]
+    for row, what in (("tracing", "a storm to 500 sessions"), ("requests_tracing", "tools/call, 16 clients")):
+        if row not in pairs:
+            continue
+        p = pairs[row]
         traced = ratios(p, "new_traced", "old_traced")
-        print(f"\nTracing's share of a storm to 500 sessions, {len(p)} pairs: old {quartiles(share(p, 'old'))}, "
+        print(f"\nTracing's share of {what}, {len(p)} pairs: old {quartiles(share(p, 'old'))}, "
               f"new {quartiles(share(p, 'new'))}; traced rate new/old {med(traced)}, new ahead {ahead(traced)}")
     bad = []
     for row, p in pairs.items():
