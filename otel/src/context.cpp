@@ -6,19 +6,15 @@
 #include <sys/random.h>
 
 #include "cafmcp/otel/trace_state.hpp"
+#include "hex_digits.hpp"
 
 namespace cafmcp::otel {
 namespace {
 
 template <std::size_t N>
 std::string hex(const std::array<std::uint8_t, N>& bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  out.reserve(N * 2);
-  for (auto b : bytes) {
-    out.push_back(digits[b >> 4]);
-    out.push_back(digits[b & 15]);
-  }
+  std::string out(N * 2, '\0');
+  detail::put_hex_digits(out.data(), bytes);
   return out;
 }
 
@@ -110,11 +106,15 @@ std::optional<span_context> parse_traceparent(std::string_view tp, std::string_v
   return ctx;
 }
 
+// Every traced request formats its span's: one string, written in place.
 std::string format_traceparent(const span_context& ctx) {
-  static const char* digits = "0123456789abcdef";
-  std::string out = "00-" + to_hex(ctx.trace) + "-" + to_hex(ctx.span) + "-";
-  out.push_back(digits[ctx.flags >> 4]);
-  out.push_back(digits[ctx.flags & 15]);
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out(55, '-'); // 00-<32 digits>-<16 digits>-<2 digits>
+  out[0] = out[1] = '0';
+  detail::put_hex_digits(out.data() + 3, ctx.trace);
+  detail::put_hex_digits(out.data() + 36, ctx.span);
+  out[53] = digits[ctx.flags >> 4];
+  out[54] = digits[ctx.flags & 15];
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "hex_digits.hpp"
 #include "member_span_ids.hpp"
 #include "scoped_spans.hpp"
 
@@ -154,33 +155,10 @@ void append_number_string(std::string& out, std::uint64_t n) {
   out.append(buf, put_number_string(buf, n));
 }
 
-// The 16 lowercase hex digits of 8 bytes, the first byte first. With SSE2
-// all at once: the nibbles split and interleaved, then each made a digit
-// or a letter (a byte at a time was ~60 instructions a span id).
-char* put_hex8(char* p, const std::uint8_t* bytes) {
-#ifdef __SSE2__
-  auto x = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(bytes));
-  auto low4 = _mm_set1_epi8(0x0f);
-  auto nibbles = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), low4), _mm_and_si128(x, low4));
-  auto letters = _mm_and_si128(_mm_cmpgt_epi8(nibbles, _mm_set1_epi8(9)), _mm_set1_epi8('a' - '0' - 10));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_add_epi8(_mm_add_epi8(nibbles, _mm_set1_epi8('0')), letters));
-  return p + 16;
-#else
-  static constexpr char digits[] = "0123456789abcdef";
-  for (std::size_t i = 0; i < 8; ++i) {
-    *p++ = digits[bytes[i] >> 4];
-    *p++ = digits[bytes[i] & 0xf];
-  }
-  return p;
-#endif
-}
-
 template <std::size_t N>
 char* put_hex(char* p, const std::array<std::uint8_t, N>& bytes) {
-  static_assert(N % 8 == 0);
   *p++ = '"';
-  for (std::size_t i = 0; i < N; i += 8)
-    p = put_hex8(p, bytes.data() + i);
+  p = detail::put_hex_digits(p, bytes);
   *p++ = '"';
   return p;
 }
