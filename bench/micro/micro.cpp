@@ -219,29 +219,30 @@ std::vector<otel::span_data> request_spans(int n) {
 
 // Into a body kept from one batch to the next, as the exporters encode: a
 // fresh string each time measured the kernel's page faults on it.
-void otlp_encode_request_spans(benchmark::State& state) {
+template <class Encode>
+void encode_request_spans(benchmark::State& state, Encode encode) {
   auto res = otel::resource::with_service("bench");
   otel::span_batch batch;
   batch.spans = request_spans(static_cast<int>(state.range(0)));
   std::string body;
   for (auto _ : state) {
-    otel::encode_otlp_json(body, res, "cafmcp", batch);
+    encode(body, res, batch);
     benchmark::DoNotOptimize(body.data());
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
+
+void otlp_encode_request_spans(benchmark::State& state) {
+  encode_request_spans(state, [](std::string& body, const otel::resource& res, const otel::span_batch& batch) {
+    otel::encode_otlp_json(body, res, "cafmcp", batch);
+  });
+}
 BENCHMARK(otlp_encode_request_spans)->Arg(500);
 
 void otlp_protobuf_encode_request_spans(benchmark::State& state) {
-  auto res = otel::resource::with_service("bench");
-  otel::span_batch batch;
-  batch.spans = request_spans(static_cast<int>(state.range(0)));
-  std::string body;
-  for (auto _ : state) {
+  encode_request_spans(state, [](std::string& body, const otel::resource& res, const otel::span_batch& batch) {
     otel::encode_otlp_protobuf(body, res, "cafmcp", batch);
-    benchmark::DoNotOptimize(body.data());
-  }
-  state.SetItemsProcessed(state.iterations() * state.range(0));
+  });
 }
 BENCHMARK(otlp_protobuf_encode_request_spans)->Arg(500);
 
