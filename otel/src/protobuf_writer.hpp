@@ -170,10 +170,11 @@ inline std::size_t key_value_size(const std::string& key, std::size_t any) {
 /// inserting its length in front, was ~360 instructions an attribute, most
 /// of a request span's encoding).
 inline void put_attributes(std::string& out, int field, const attributes& attrs) {
+  const auto tag_size = varint_size((static_cast<std::uint64_t>(field) << 3) | length); // the fields inside: one byte
   std::size_t total = 0;
   for (auto& [key, value] : attrs) {
     auto kv = key_value_size(key, any_value_size(value));
-    total += 1 + varint_size(kv) + kv;
+    total += tag_size + varint_size(kv) + kv;
   }
   auto at = out.size();
   out.resize(at + total);
