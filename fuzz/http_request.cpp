@@ -1,6 +1,6 @@
 // Which HTTP requests reach MCP (src/streamable_http/request_policy.cpp), over
-// raw request bytes: parsed with Beast's parser and its limits as a
-// connection does (http_conn::read_request), read into request_facts as the
+// raw request bytes: parsed with the transport's parser and its limits as
+// a connection does (http_conn::read_request), read into request_facts as the
 // router does (request_facts.hpp), then judged by two policies, one open and
 // one with an extra allowed Origin.
 //
@@ -19,6 +19,7 @@
 #include "fuzz_check.hpp"
 #include "streamable_http/auth_challenge.hpp"
 #include "streamable_http/request_facts.hpp"
+#include "streamable_http/request_parser.hpp"
 
 namespace {
 
@@ -74,7 +75,7 @@ void judge(const request_policy& policy, const request_facts& facts) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   http_options limits;
-  beast::http::request_parser<beast::http::string_body> parser;
+  request_parser parser;
   parser.body_limit(limits.max_body_bytes);
   parser.header_limit(static_cast<std::uint32_t>(limits.max_header_bytes));
   parser.eager(true);

@@ -3,7 +3,9 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <memory>
 #include <string_view>
+#include <type_traits>
 
 #include <sys/socket.h>
 #include <unistd.h>
@@ -85,7 +87,13 @@ void http_conn::adopt(std::string_view unread, bool keep_alive) {
 }
 
 void http_conn::read_request() {
-  parser_ = std::make_unique<beast::http::request_parser<beast::http::string_body>>();
+  static_assert(std::is_nothrow_default_constructible_v<request_parser>); // nothing left half made
+  if (parser_) { // a parser is spent after one request: a new one in the old one's memory
+    std::destroy_at(parser_.get());
+    std::construct_at(parser_.get());
+  } else {
+    parser_ = std::make_unique<request_parser>();
+  }
   parser_->body_limit(loop_.limits.max_body_bytes);
   parser_->header_limit(static_cast<std::uint32_t>(loop_.limits.max_header_bytes));
   read_within(loop_.limits.header_timeout);

@@ -19,6 +19,7 @@
 
 #include "streamable_http/connection_loop.hpp"
 #include "streamable_http/http_request.hpp"
+#include "streamable_http/request_parser.hpp"
 #include "streamable_http/sse.hpp"
 #include "streamable_http/stream_mark.hpp"
 
@@ -153,7 +154,7 @@ private:
   static constexpr auto no_read_deadline = std::chrono::steady_clock::time_point::max();
   std::chrono::steady_clock::time_point read_deadline_ = no_read_deadline; // of the read open, if one is
   beast::flat_buffer buffer_;
-  std::unique_ptr<beast::http::request_parser<beast::http::string_body>> parser_;
+  std::unique_ptr<request_parser> parser_; // its memory kept from request to request
   std::string unsent_; // what a write left, copied: written asynchronously
   // What an SSE client sends, read only to notice that it left (it sends
   // nothing else). Small: a stream's connection is kept for thousands of
