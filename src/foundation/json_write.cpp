@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "foundation/json_plain.hpp"
+
 namespace cafmcp {
 namespace {
 
@@ -106,6 +108,15 @@ void append_integer(std::string& out, Integer n) {
 } // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
+  // Most strings a server writes (keys, names, a tool's text in ASCII) need
+  // no escape and no look at UTF-8: judged sixteen bytes a step and copied
+  // in one append. A byte at a time they were ~2 instructions a byte.
+  if (is_plain_json_text(s)) {
+    out += '"';
+    out.append(s);
+    out += '"';
+    return;
+  }
   if (!append_string(out, s))
     nlohmann_writes(out, json(s));
 }

@@ -53,5 +53,21 @@ TEST(JsonWrite, CopiesValidUtf8AndReplacesInvalidAsNlohmannDoes) {
   EXPECT_EQ(written(json("cut \xc3")), "\"cut \xef\xbf\xbd\""); // U+FFFD for the bad byte
 }
 
+// Plain strings are judged many bytes at a time (json_plain.hpp): a byte
+// that needs a look is found at every place in strings of every length
+// around the steps' sizes, and a plain one of each length is copied whole.
+TEST(JsonWrite, FindsEveryByteThatNeedsALookWhereverItStands) {
+  for (std::size_t n = 0; n <= 40; ++n) {
+    std::string plain(n, 'a');
+    EXPECT_EQ(written(json(plain)), "\"" + plain + "\"");
+    for (std::size_t at = 0; at < n; ++at)
+      for (int c : {0x00, 0x1f, 0x22, 0x5c, 0x7f, 0x80, 0xc3, 0xff}) { // with `"` and a backslash
+        std::string s = plain;
+        s[at] = static_cast<char>(c);
+        EXPECT_EQ(written(json(s)), nlohmann_text(json(s))) << n << " " << at << " " << c;
+      }
+  }
+}
+
 } // namespace
 } // namespace cafmcp
