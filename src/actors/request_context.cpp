@@ -6,6 +6,7 @@
 #include "actors/post.hpp"
 #include "actors/request_context_impl.hpp"
 #include "actors/task_service.hpp"
+#include "foundation/json_dismantle.hpp"
 
 namespace cafmcp {
 
@@ -27,6 +28,9 @@ const std::string& ask_id_prefix() {
 }
 
 } // namespace
+
+// A call's params are destroyed with its context, on every call.
+request_context::impl::~impl() { dismantle(call.params); }
 
 request_context::impl::impl(actors::call c, std::chrono::milliseconds timeout)
   : call(std::move(c)), default_timeout(timeout) {

@@ -18,6 +18,9 @@ namespace cafmcp {
 class request_context::impl {
 public:
   impl(actors::call c, std::chrono::milliseconds default_timeout);
+  ~impl();
+  impl(const impl&) = delete;
+  impl& operator=(const impl&) = delete;
 
   actors::call call;
   std::optional<json> progress_token;

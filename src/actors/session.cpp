@@ -11,6 +11,7 @@
 #include "actors/runtime.hpp"
 #include "actors/session_ops.hpp"
 #include "actors/worker.hpp"
+#include "foundation/json_dismantle.hpp"
 #include "protocol/operation_metrics.hpp"
 #include "protocol/request_span.hpp"
 #include "protocol/stateless.hpp" // is_stateless_request: which path a request takes
@@ -139,9 +140,13 @@ void answer(self_ptr self, const jsonrpc::request_id& id, protocol::outcome out)
   auto key = jsonrpc::to_key(id);
   out = finish_stateless(self, key, std::move(out));
   end_span(self, key, out);
-  std::string text = std::holds_alternative<json>(out)
-                       ? jsonrpc::serialize_result(id, std::get<json>(out))
-                       : jsonrpc::serialize_error(id, std::get<jsonrpc::error>(out));
+  std::string text;
+  if (auto* result = std::get_if<json>(&out)) {
+    text = jsonrpc::serialize_result(id, *result);
+    dismantle(*result); // written: taken apart cheaply (json_dismantle.hpp)
+  } else {
+    text = jsonrpc::serialize_error(id, std::get<jsonrpc::error>(out));
+  }
   send_frame(self, std::make_shared<const std::string>(std::move(text)), routing{key, true});
 }
 
