@@ -15,7 +15,7 @@
 
 namespace cafmcp::http {
 
-http_conn::http_conn(tcp::socket socket, connection_loop& loop)
+http_conn::http_conn(loop_socket socket, connection_loop& loop)
   : loop_(loop), socket_(std::move(socket)), read_timer_(socket_.get_executor()) {
   fd_ = socket_.native_handle();
   ++loop_.counters.open_connections;
@@ -64,7 +64,7 @@ void http_conn::move_to(connection_loop& to, request req) {
   auto fd = socket_.release(ec);
   if (ec)
     return;
-  tcp::socket moved(to.ioc);
+  loop_socket moved(to.ioc);
   moved.assign(protocol, fd, ec);
   if (ec) {
     ::close(fd);

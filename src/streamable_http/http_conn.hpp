@@ -27,7 +27,7 @@ namespace cafmcp::http {
 
 class http_conn : public std::enable_shared_from_this<http_conn> {
 public:
-  http_conn(tcp::socket socket, connection_loop& loop);
+  http_conn(loop_socket socket, connection_loop& loop);
   ~http_conn();
 
   void start();
@@ -149,7 +149,7 @@ private:
   bool counted_unwritten_ = false; // in loop_.unwritten
   bool read_wait_armed_ = false;   // a wait for read_deadline_ is pending
   int fd_ = -1;                    // socket_'s, on the lines a delivery touches
-  tcp::socket socket_;
+  loop_socket socket_;
   net::steady_timer read_timer_; // waits for the read's deadline (or an SSE stream's end)
   static constexpr auto no_read_deadline = std::chrono::steady_clock::time_point::max();
   std::chrono::steady_clock::time_point read_deadline_ = no_read_deadline; // of the read open, if one is

@@ -20,6 +20,11 @@ namespace cafmcp::http {
 namespace net = boost::asio;
 namespace beast = boost::beast;
 using tcp = net::ip::tcp;
+/// A connection's socket, its executor its loop's io_context's own: Asio's
+/// default (any_io_executor) type-erases it, and every read's composed
+/// operations paid for that in each step (tracking work, moving and
+/// calling through the erased executor).
+using loop_socket = tcp::socket::rebind_executor<net::io_context::executor_type>::other;
 
 /// The headers the transport reads.
 enum class header : std::uint8_t {

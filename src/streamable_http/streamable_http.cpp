@@ -200,10 +200,10 @@ struct streamable_http::impl {
   void accept() {
     auto& to = loops[next_loop]->io;
     next_loop = (next_loop + 1) % loops.size();
-    acceptor->async_accept(to.ioc, [this, &to](beast::error_code ec, tcp::socket socket) {
+    acceptor->async_accept(to.ioc, [this, &to](beast::error_code ec, loop_socket socket) {
       if (ec)
         return; // closed by stop()
-      auto serve = [&to, ctx = tls ? &*tls : nullptr](tcp::socket socket) {
+      auto serve = [&to, ctx = tls ? &*tls : nullptr](loop_socket socket) {
         if (ctx)
           serve_tls(std::move(socket), *ctx, to);
         else

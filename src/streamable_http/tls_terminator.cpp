@@ -64,7 +64,7 @@ private:
     // adopts any stream fd; TCP_NODELAY on it fails (ignored), and moving it
     // to another loop (http_conn::move_to) hands over the fd as it would a
     // TCP one.
-    tcp::socket conn_side(loop_.ioc);
+    loop_socket conn_side(loop_.ioc);
     conn_side.assign(tcp::v4(), fds[1], ec);
     if (ec) {
       ::close(fds[1]);

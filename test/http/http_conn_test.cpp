@@ -62,7 +62,7 @@ TEST_P(HttpConn, EventsOfEveryIdLengthArriveWholeAndInOrder) {
   tcp::acceptor acceptor(loop.ioc, {net::ip::address_v4::loopback(), 0});
   tcp::socket client(loop.ioc);
   client.connect(acceptor.local_endpoint());
-  auto conn = std::make_shared<http_conn>(acceptor.accept(), loop);
+  auto conn = std::make_shared<http_conn>(acceptor.accept(loop.ioc), loop);
   auto data = std::make_shared<const std::string>(R"({"jsonrpc":"2.0","method":"m"})");
   constexpr auto u64 = std::numeric_limits<std::uint64_t>::max();
   constexpr auto u32 = std::numeric_limits<std::uint32_t>::max();
@@ -89,7 +89,7 @@ std::pair<std::unique_ptr<tcp::socket>, std::shared_ptr<http_conn>> open_pair(co
                                                                               tcp::acceptor& acceptor) {
   auto c = std::make_unique<tcp::socket>(loop.ioc);
   c->connect(acceptor.local_endpoint());
-  auto s = acceptor.accept();
+  auto s = acceptor.accept(loop.ioc);
   s.non_blocking(true);
   return {std::move(c), std::make_shared<http_conn>(std::move(s), loop)};
 }
@@ -109,7 +109,7 @@ TEST_P(HttpConn, EventsStayWholeAndInOrderPastAFullSocket) {
   client.open(net::ip::tcp::v4());
   client.set_option(net::socket_base::receive_buffer_size(4096)); // before connect: the window
   client.connect(acceptor.local_endpoint());
-  auto server_end = acceptor.accept();
+  auto server_end = acceptor.accept(loop.ioc);
   server_end.set_option(net::socket_base::send_buffer_size(4096));
   server_end.non_blocking(true);
   auto conn = std::make_shared<http_conn>(std::move(server_end), loop);
@@ -158,7 +158,7 @@ TEST_P(HttpConn, ABroadcastReachesEveryConnectionWhateverBecomesOfSome) {
   for (int i = 0; i < n; ++i) {
     clients.emplace_back(loop.ioc);
     clients.back().connect(acceptor.local_endpoint());
-    auto s = acceptor.accept();
+    auto s = acceptor.accept(loop.ioc);
     s.non_blocking(true);
     conns.push_back(std::make_shared<http_conn>(std::move(s), loop));
   }
