@@ -79,7 +79,7 @@ std::shared_ptr<http_session> request_router::find(const std::shared_ptr<http_co
   // Another subject's session is as unknown to this caller as one that
   // never existed: the id is never a credential.
   auto owned = [&who](const http_session& s) { return !who || !s.owner() || *s.owner() == who->subject; };
-  auto it = sessions_.find(std::string(*id));
+  auto it = sessions_.find(*id);
   if (it != sessions_.end() && !it->second->ended() && owned(*it->second))
     return it->second;
   if (it == sessions_.end()) {

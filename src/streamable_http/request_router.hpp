@@ -17,6 +17,7 @@
 #include "cafmcp/http_options.hpp"
 #include "cafmcp/json_rpc.hpp"
 
+#include "foundation/string_hash.hpp"
 #include "streamable_http/auth_challenge.hpp"
 #include "streamable_http/connection_loop.hpp"
 #include "streamable_http/http_session.hpp"
@@ -37,6 +38,8 @@ inline constexpr std::string_view health_path = "/healthz";
 
 class request_router final : public request_handler, public session_host {
 public:
+  /// Sessions by id, found by the header's view of it.
+  using session_map = std::unordered_map<std::string, std::shared_ptr<http_session>, string_hash, std::equal_to<>>;
   /// `io`: the loop this router serves; its connections hand requests here.
   /// `verifications`: the transport's, when o.token_verifier is set.
   request_router(server& s, http_options o, session_counters& c, connection_loop& io,
@@ -59,7 +62,7 @@ public:
   void join(std::vector<connection_loop*> loops, std::size_t index);
   /// Answers only what the transport's port makes known (set on start).
   void set_policy(request_policy p) { policy_ = std::move(p); }
-  const std::unordered_map<std::string, std::shared_ptr<http_session>>& sessions() const { return sessions_; }
+  const session_map& sessions() const { return sessions_; }
 
   // -- shutdown (streamable_http::stop), on this loop --------------------
   /// New requests get 503 from now on (notifications, responses to the
@@ -104,7 +107,7 @@ private:
   std::vector<connection_loop*> loops_;
   std::size_t index_ = 0;
   request_policy policy_;
-  std::unordered_map<std::string, std::shared_ptr<http_session>> sessions_;
+  session_map sessions_;
   /// 2026-07-28 requests in flight (each a session of its own), until
   /// they end: a shutdown drains them too.
   std::unordered_map<const http_session*, std::shared_ptr<http_session>> stateless_;

@@ -25,6 +25,8 @@
 
 #include "cafmcp/auth.hpp"
 
+#include "foundation/string_hash.hpp"
+
 namespace cafmcp::http {
 
 /// The transport's verification threads (shared by every loop).
@@ -70,17 +72,13 @@ public:
   void keep(std::string token, std::shared_ptr<const auth::identity> who, std::chrono::steady_clock::time_point now);
 
 private:
-  struct hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
   struct entry {
     std::shared_ptr<const auth::identity> who;
     std::chrono::steady_clock::time_point until;
   };
   std::chrono::milliseconds ttl_;
   std::size_t max_;
-  std::unordered_map<std::string, entry, hash, std::equal_to<>> entries_;
+  std::unordered_map<std::string, entry, string_hash, std::equal_to<>> entries_;
 };
 
 /// When `who`'s token expires on the steady clock (its `exp` read against
