@@ -136,8 +136,11 @@ void end_span(self_ptr self, const std::string& key, const protocol::outcome& ou
   end_observed(self, key, &out);
 }
 
-void answer(self_ptr self, const jsonrpc::request_id& id, protocol::outcome out) {
-  auto key = jsonrpc::to_key(id);
+namespace {
+
+// `key` is `id`'s (jsonrpc::to_key): a caller that has it does not make it
+// again.
+void answer_keyed(self_ptr self, const jsonrpc::request_id& id, const std::string& key, protocol::outcome out) {
   out = finish_stateless(self, key, std::move(out));
   end_span(self, key, out);
   std::string text;
@@ -148,6 +151,12 @@ void answer(self_ptr self, const jsonrpc::request_id& id, protocol::outcome out)
     text = jsonrpc::serialize_error(id, std::get<jsonrpc::error>(out));
   }
   send_frame(self, std::make_shared<const std::string>(std::move(text)), routing{key, true});
+}
+
+} // namespace
+
+void answer(self_ptr self, const jsonrpc::request_id& id, protocol::outcome out) {
+  answer_keyed(self, id, jsonrpc::to_key(id), std::move(out));
 }
 
 // Sends one frame when the last holder lets go: the answer to a request
@@ -208,7 +217,7 @@ void settle_call(self_ptr self, const std::string& key, protocol::outcome out) {
   if (it == self->state.calls.end())
     return; // cancelled: no response is sent
   self->state.calls.erase(it);
-  answer(self, id_of_key(key), std::move(out)); // the result is not copied (6-7 allocations)
+  answer_keyed(self, id_of_key(key), key, std::move(out)); // the result is not copied (6-7 allocations)
   close_if_drained(self);
 }
 

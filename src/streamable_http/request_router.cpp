@@ -284,12 +284,11 @@ void request_router::post(const std::shared_ptr<http_conn>& c, request& req, con
     if (!session)
       return;
   }
-  if (req_msg && session->in_flight(jsonrpc::to_key(req_msg->id)))
-    return answer_error(
-      *c, 400, "Request id " + jsonrpc::to_key(req_msg->id) + " is already in flight on this session",
-      req_msg->id, session->headers());
   if (req_msg) {
     auto key = jsonrpc::to_key(req_msg->id);
+    if (session->in_flight(key))
+      return answer_error(*c, 400, "Request id " + key + " is already in flight on this session", req_msg->id,
+                          session->headers());
     return session->post_request(c, std::move(key), std::move(msg), initialize, who);
   }
   session->post_other(std::move(msg), who);

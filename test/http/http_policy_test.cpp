@@ -92,6 +92,12 @@ TEST(RequestPolicy, AcceptIsReadAsMediaRanges) {
   EXPECT_EQ(status("POST", "text/event-stream"), 406);
   EXPECT_EQ(status("GET", "text/*"), 0);
   EXPECT_EQ(status("GET", "text/html"), 406);
+  // Read once for both types: a range refused with q=0 admits neither, a
+  // later range may still admit one, and either order of the two counts.
+  EXPECT_EQ(status("POST", "text/event-stream;q=0, text/*, application/json"), 0);
+  EXPECT_EQ(status("POST", "*/*;q=0, application/json"), 406);
+  EXPECT_EQ(status("POST", "text/event-stream, application/json"), 0);
+  EXPECT_EQ(status("POST", "text/event-stream, text/event-stream"), 406);
 }
 
 TEST(AuthChallenge, TheBearerTokenIsReadCaseInsensitivelyAndNothingElseIsOne) {
