@@ -15,7 +15,8 @@ void published_tools::refresh(const protocol::registry& reg) {
   }
   // Copied outside the lock: only this actor writes, and readers that find
   // the old edition meanwhile take the long way, as they would have.
-  auto fresh = std::make_shared<const edition>(edition{reg.tool_edits, reg.tools});
+  auto fresh = std::make_shared<const edition>(
+    edition{reg.tool_edits, protocol::tool_index(reg.tools.begin(), reg.tools.end())});
   std::lock_guard lock(latest_mutex_);
   latest_ = std::move(fresh);
 }

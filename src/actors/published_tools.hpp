@@ -31,7 +31,7 @@ class published_tools {
 public:
   struct edition {
     std::uint64_t edits = 0; // registry::tool_edits when it was copied
-    protocol::tool_map tools;
+    protocol::tool_index tools; // only searched: hashed
   };
 
   /// Server actor, after it applied anything to the registry: the count of

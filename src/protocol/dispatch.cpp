@@ -91,13 +91,21 @@ tool_result checked_output(const std::string& name, const schema_validator* outp
 
 } // namespace
 
-const tool_entry* named_tool(const tool_map& tools, const json& params) {
+namespace {
+
+template <class Tools>
+const tool_entry* find_named(const Tools& tools, const json& params) {
   auto name = string_param(params, "name");
   if (!name)
     return nullptr;
   auto it = tools.find(*name);
   return it == tools.end() ? nullptr : it->second.get();
 }
+
+} // namespace
+
+const tool_entry* named_tool(const tool_map& tools, const json& params) { return find_named(tools, params); }
+const tool_entry* named_tool(const tool_index& tools, const json& params) { return find_named(tools, params); }
 
 dispatch_result call_tool(const tool_entry* tool, json& params, const auth::identity* caller) {
   auto name = string_param(params, "name");

@@ -54,6 +54,7 @@ dispatch_result dispatch(const registry& reg, const server_options& opts, std::s
 /// `tools` (null: none, or no string name), and the call of it (`tool`
 /// null: answered as an unknown tool). As dispatch's: `arguments` moved out.
 const tool_entry* named_tool(const tool_map& tools, const json& params);
+const tool_entry* named_tool(const tool_index& tools, const json& params);
 dispatch_result call_tool(const tool_entry* tool, json& params, const auth::identity* caller);
 
 jsonrpc::error resource_not_found(const std::string& uri);
