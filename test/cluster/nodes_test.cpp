@@ -352,14 +352,17 @@ private:
   std::vector<std::pair<std::thread::id, std::string>> frames_;
 };
 
-// A session on `srv`, initialized, that records what it is sent.
+// A session on `srv`, initialized and operating (the notifier counts it:
+// it hears every change from then on), that records what it is sent.
 std::shared_ptr<recording_outbound> recorded_session(server& srv, std::shared_ptr<connection>& conn) {
+  const auto operating_before = srv.stats().sessions;
   auto out = std::make_shared<recording_outbound>();
   conn = srv.connect(out);
   conn->receive(std::string(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":)"
                             R"("2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"));
   EXPECT_TRUE(becomes([&] { return out->answered("1"); }));
   conn->receive(std::string(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"));
+  EXPECT_TRUE(becomes([&] { return srv.stats().sessions == operating_before + 1; }));
   return out;
 }
 
@@ -438,14 +441,38 @@ server_options lone_node(const std::string& url) {
 // server actor and the notifier run there: the session is handed its
 // notification on the loop's thread (before, on a CAF worker), as a single
 // node's sessions are when the change was made on their loop.
+//
+// The changes are made on another node, so nothing but the log wakes this
+// node's server actor (a change made here wakes it on a CAF worker first,
+// and the change read back can find it still there, as it should). The
+// session was set up from this thread: its last setup messages run on CAF
+// workers, and a session still inside one takes the notification there. So
+// the first changes may be handed over on a worker; without the loop, every
+// change is. Once one is handed over on the loop, the session was idle when
+// the loop woke it, nothing else wakes it, and the changes after it stay on
+// the loop.
 TEST(ClusterNode, ChangesReadFromTheLogAreAnnouncedOnTheLoopThatTakesThem) {
-  server n(lone_node("memory://announced-on-a-loop"));
+  auto node = [](const char* id) {
+    auto o = lone_node("memory://announced-on-a-loop");
+    o.cluster.node_id = id;
+    return o;
+  };
+  server n1(node("n1")), n2(node("n2"));
   std::shared_ptr<connection> conn;
-  auto out = recorded_session(n, conn);
-  test_loop loop(n, true);
-  ASSERT_TRUE(applied(n.add_prompt(simple_prompt("on-the-loop"))));
-  ASSERT_TRUE(becomes([&] { return !out->sent_on("on-the-loop").empty(); }));
-  EXPECT_EQ(out->sent_on("on-the-loop"), std::vector<std::thread::id>{loop.id()});
+  auto out = recorded_session(n1, conn);
+  test_loop loop(n1, true);
+  const std::vector<std::thread::id> on_the_loop{loop.id()};
+  auto handed_over_on = [&](const std::string& name) {
+    EXPECT_TRUE(applied(n2.add_prompt(simple_prompt(name))));
+    auto quoted = "\"" + name + "\"";
+    EXPECT_TRUE(becomes([&] { return !out->sent_on(quoted).empty(); }));
+    return out->sent_on(quoted);
+  };
+  int tries = 0;
+  while (handed_over_on("settling-" + std::to_string(tries)) != on_the_loop)
+    ASSERT_LT(++tries, 50) << "no change reached the session on the loop's thread";
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(handed_over_on("on-the-loop-" + std::to_string(i)), on_the_loop);
   conn->close();
 }
 
