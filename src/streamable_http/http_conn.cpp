@@ -10,6 +10,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <boost/beast/core/read_size.hpp>
+
 #include "foundation/prefetch.hpp"
 #include "streamable_http/coarse_clock.hpp"
 
@@ -96,31 +98,56 @@ void http_conn::read_request() {
   }
   parser_->body_limit(loop_.limits.max_body_bytes);
   parser_->header_limit(static_cast<std::uint32_t>(loop_.limits.max_header_bytes));
+  parser_->eager(true); // the header and what came of the body, in one pass
+  header_read_ = false;
   read_within(loop_.limits.header_timeout);
-  beast::http::async_read_header(
-    socket_, buffer_, *parser_,
-    [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
+  parse_buffered();
 }
 
-// The header is in. A small POST's body came in the same segment: it is
-// parsed here, as async_read's first step would, without that second
-// composed read, its posted completion and a new deadline (~2,300
-// instructions a request, callgrind). A body still on its way has a
-// deadline of its own.
-void http_conn::on_header(beast::error_code ec) {
-  if (ec || parser_->is_done() || timed_out_)
-    return on_read(ec);
-  if (buffer_.size() != 0) {
-    parser_->eager(true);
-    buffer_.consume(parser_->put(buffer_.data(), ec));
-    if (ec ? ec != beast::http::error::need_more : parser_->is_done())
+// The connection's own read loop around Beast's parser, where Beast's
+// async_read_header and async_read were two composed operations a request
+// (each a state machine over a dynamic buffer, and a posted completion).
+// It does what they do: parse what is buffered; when the parser needs more,
+// read what the socket has (at least 512 bytes of room, at most 64 KiB, as
+// Beast sizes it; the parser's header and body limits bound the buffer);
+// at end of stream, a request begun is a partial message, none is
+// end_of_stream. A header complete starts the body's deadline.
+void http_conn::parse_buffered() {
+  beast::error_code ec;
+  while (buffer_.size() != 0) {
+    auto used = parser_->put(buffer_.data(), ec);
+    buffer_.consume(used);
+    if (ec == beast::http::error::need_more) {
+      ec = {};
+      break;
+    }
+    if (ec || parser_->is_done())
       return on_read(ec);
-    ec = {};
+    if (used == 0)
+      break; // no progress without more bytes
   }
-  read_within(loop_.limits.body_timeout);
-  beast::http::async_read(
-    socket_, buffer_, *parser_,
-    [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+  if (!header_read_ && parser_->is_header_done()) {
+    header_read_ = true;
+    read_within(loop_.limits.body_timeout);
+  }
+  socket_.async_read_some(buffer_.prepare(beast::read_size(buffer_, 65536)),
+                          [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+                            self->on_bytes(ec, n);
+                          });
+}
+
+void http_conn::on_bytes(beast::error_code ec, std::size_t n) {
+  buffer_.commit(n);
+  if (ec == net::error::eof) {
+    if (!parser_->got_some())
+      return on_read(beast::http::error::end_of_stream);
+    ec = {};
+    parser_->put_eof(ec); // a request cut short: partial_message
+    return on_read(ec);
+  }
+  if (ec)
+    return on_read(ec);
+  parse_buffered();
 }
 
 // A read's deadline only moves the deadline (a coarse clock read): one

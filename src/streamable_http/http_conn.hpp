@@ -90,7 +90,8 @@ private:
   };
   void adopt(std::string_view unread, bool keep_alive);
   void read_request();
-  void on_header(beast::error_code ec);
+  void parse_buffered();
+  void on_bytes(beast::error_code ec, std::size_t n);
   void on_read(beast::error_code ec);
   void read_within(std::chrono::milliseconds limit);
   void arm_read_wait();
@@ -148,6 +149,7 @@ private:
   bool timed_out_ = false;         // the request did not arrive in time
   bool counted_unwritten_ = false; // in loop_.unwritten
   bool read_wait_armed_ = false;   // a wait for read_deadline_ is pending
+  bool header_read_ = false;       // the request's header is in: the body's deadline runs
   int fd_ = -1;                    // socket_'s, on the lines a delivery touches
   loop_socket socket_;
   net::steady_timer read_timer_; // waits for the read's deadline (or an SSE stream's end)

@@ -5,6 +5,7 @@
 // leaves the server serving. Small limits, so that the tests run fast; no
 // timing is asserted (each wait is a bound on a condition).
 #include <sys/resource.h>
+#include <sys/socket.h>
 
 #include <chrono>
 #include <memory>
@@ -129,6 +130,35 @@ TEST_F(HttpOverload, ABodyThatComesInPiecesIsReadWhole) {
   auto r = c.read_reply();
   EXPECT_EQ(r.status, 200);
   EXPECT_TRUE(r.json_body()["result"].contains("protocolVersion"));
+}
+
+// Requests written together (pipelined: one segment, often) are each read
+// from what the last read left, and answered in turn.
+TEST_F(HttpOverload, RequestsWrittenTogetherAreAnsweredInTurn) {
+  raw_http c(port);
+  c.send_raw(health_request + c.request_text("POST", initialize_body(7)) + health_request);
+  EXPECT_EQ(c.read_reply().status, 200);
+  auto init = c.read_reply();
+  EXPECT_EQ(init.status, 200);
+  EXPECT_EQ(init.json_body()["id"], 7);
+  EXPECT_EQ(c.read_reply().status, 200);
+}
+
+// A client that stops sending halfway through a request (its end of the
+// stream) is let go: no answer, the connection closes, and the server
+// serves the next client. Before the header ends and in the body alike.
+TEST_F(HttpOverload, AClientThatLeavesMidRequestIsLetGo) {
+  for (const std::string part : {std::string("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Le"),
+                                 std::string("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                             "application/json\r\nContent-Length: 100\r\n\r\n{\"js")}) {
+    raw_http c(port);
+    c.send_raw(part);
+    ::shutdown(c.fd(), SHUT_WR);
+    EXPECT_TRUE(c.closed_by_peer()) << part;
+    EXPECT_THROW(c.read_reply(), std::runtime_error) << part; // closed with nothing sent
+  }
+  EXPECT_TRUE(no_connection_left());
+  served();
 }
 
 TEST_F(HttpOverload, AConnectionThatSaysNothingIsClosed) {
