@@ -26,6 +26,9 @@
 #             /dev/null), old and new: tracing's share of each
 #   requests_tracing  (not by default) tools/call, 16 clients, the same way:
 #             what a traced request costs
+#   requests_threaded (not by default) tools/call, 16 clients, the tool on a
+#             handler thread (--threaded-handlers, every tool's default);
+#             against floor (c)
 # Only the server differs between old and new: the load client and the
 # floors are this checkout's. Everything on loopback.
 set -euo pipefail
@@ -100,12 +103,15 @@ in_turn() { # names a function per item, then the items
 server() { echo "$([[ $1 == old ]] && echo "$old" || echo "$new")/everything-server"; }
 load() { "$bin/cafmcp-load" --json "$@"; }
 
-requests() {
-  case $1 in
-    floor) run floor requests load --server "$bin/http-request-floor" --mode requests -c 16 --duration "$DUR" ;;
-    *) run "$1" requests load --server "$(server "$1") --http --port 0" --mode requests -c 16 --duration "$DUR" ;;
+# `calls ROW VARIANT [SERVER_FLAGS]`: tools/call, 16 clients.
+calls() {
+  case $2 in
+    floor) run floor "$1" load --server "$bin/http-request-floor" --mode requests -c 16 --duration "$DUR" ;;
+    *) run "$2" "$1" load --server "$(server "$2") --http --port 0${3:-}" --mode requests -c 16 --duration "$DUR" ;;
   esac
 }
+requests() { calls requests "$1"; }
+requests_threaded() { calls requests_threaded "$1" " --threaded-handlers"; }
 fanout() {
   case $1 in
     floor) run floor fanout "$bin/sse-socket-floor" "$K" "$ROUNDS" --json
@@ -136,9 +142,9 @@ requests_tracing() { traced requests_tracing "$1" --mode requests -c 16 --durati
 for ((pair = 1; pair <= pairs; pair++)); do
   for row in $rows; do
     case $row in
-      requests | fanout | stdio) in_turn "$row" floor old new ;;
+      requests | requests_threaded | fanout | stdio) in_turn "$row" floor old new ;;
       tracing | requests_tracing) in_turn "$row" old_plain old_traced new_plain new_traced ;;
-      *) echo "bench/ab.sh: no row $row (requests fanout stdio tracing requests_tracing)" >&2; exit 2 ;;
+      *) echo "bench/ab.sh: no row $row (requests requests_threaded fanout stdio tracing requests_tracing)" >&2; exit 2 ;;
     esac
   done
 done

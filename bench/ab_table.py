@@ -8,7 +8,7 @@ import json
 import statistics
 import sys
 
-FLOORS = {"requests": "floor (c)", "fanout": "floor (b) (and floor (e), a bare HTTP server)",
+FLOORS = {"requests": "floor (c)", "requests_threaded": "floor (c)", "fanout": "floor (b) (and floor (e), a bare HTTP server)",
           "stdio": "floor (d), one CPU"}
 
 
@@ -73,7 +73,7 @@ def main(path):
     pairs, errors = load(path)
     print("| row | pairs | rate new/old | new ahead | server CPU an item new/old | old / floor | new / floor |")
     print("|---|---:|---|---:|---|---|---|")
-    for row in ("requests", "fanout", "stdio"):
+    for row in ("requests", "requests_threaded", "fanout", "stdio"):
         if row not in pairs:
             continue
         p = pairs[row]

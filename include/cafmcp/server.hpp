@@ -127,7 +127,8 @@ public:
   /// wakes the loop (Asio's post). A clustered server then announces what
   /// it reads from the log on the first such loop, so that loop's sessions
   /// hear of it as a single node's do, without a hop through the actor
-  /// threads.
+  /// threads; and a handler thread's answer to a request this loop's
+  /// actors handed it goes back through the loop (one wake-up: the loop's).
   enum class post_from { this_thread, any_thread };
   std::shared_ptr<void> run_actors_here(std::function<void(std::function<void()>)> post,
                                         post_from callers = post_from::this_thread);

@@ -2,28 +2,25 @@
 
 namespace cafmcp::actors {
 
-void announcing_loop::offer(const void* unit, poster post) {
+void announcing_loop::offer(std::shared_ptr<loop_door> door) {
   std::lock_guard<std::mutex> g(mtx_);
-  if (unit_)
-    return;
-  unit_ = unit;
-  post_ = std::move(post);
+  if (!door_)
+    door_ = std::move(door);
 }
 
-void announcing_loop::withdraw(const void* unit) {
+void announcing_loop::withdraw(const loop_door* door) {
   std::lock_guard<std::mutex> g(mtx_);
-  if (unit_ != unit)
-    return;
-  unit_ = nullptr;
-  post_ = nullptr;
+  if (door_.get() == door)
+    door_ = nullptr;
 }
 
 bool announcing_loop::post(std::function<void()>& job) {
-  std::lock_guard<std::mutex> g(mtx_);
-  if (!unit_)
-    return false;
-  post_(std::move(job));
-  return true;
+  std::shared_ptr<loop_door> door;
+  {
+    std::lock_guard<std::mutex> g(mtx_);
+    door = door_;
+  }
+  return door && door->post(job); // closed since: refused, as none
 }
 
 } // namespace cafmcp::actors

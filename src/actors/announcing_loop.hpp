@@ -21,26 +21,26 @@
 // sees the handed-on count out of turn and has every session re-read
 // (logged_change::handed).
 #include <functional>
+#include <memory>
 #include <mutex>
+
+#include "actors/loop_door.hpp"
 
 namespace cafmcp::actors {
 
 class announcing_loop {
 public:
-  using poster = std::function<void(std::function<void()>)>;
-
-  /// From a loop (its unit, while it runs actors) whose `post` may be called
-  /// from any thread: it becomes the one unless another already is.
-  void offer(const void* unit, poster post);
+  /// The door of a loop whose post any thread may call, as it starts
+  /// running actors: it becomes the one unless another already is.
+  void offer(std::shared_ptr<loop_door> door);
   /// From that loop, as it stops running actors: nothing more goes to it.
-  void withdraw(const void* unit);
+  void withdraw(const loop_door* door);
   /// Hands `job` to the loop: false, with `job` untouched, where none is.
   bool post(std::function<void()>& job);
 
 private:
   std::mutex mtx_; // the reader's thread against the loop's start and end
-  const void* unit_ = nullptr;
-  poster post_;
+  std::shared_ptr<loop_door> door_;
 };
 
 } // namespace cafmcp::actors

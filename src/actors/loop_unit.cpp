@@ -7,7 +7,8 @@ constexpr int resumes_per_drain = 64;
 constexpr std::size_t messages_per_resume = 32;
 } // namespace
 
-loop_unit::loop_unit(caf::actor_system& sys, poster post) : caf::execution_unit(&sys), post_(std::move(post)) {}
+loop_unit::loop_unit(caf::actor_system& sys, poster post, std::shared_ptr<loop_door> door)
+  : caf::execution_unit(&sys), post_(std::move(post)), door_(std::move(door)) {}
 
 loop_unit::~loop_unit() {
   for (auto* job : jobs_) // the loop stopped: CAF's workers run what was left

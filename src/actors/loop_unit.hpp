@@ -20,23 +20,31 @@
 // there: by the loop, or by an actor this unit is running).
 #include <deque>
 #include <functional>
+#include <memory>
 
 #include <caf/all.hpp>
+
+#include "actors/loop_door.hpp"
 
 namespace cafmcp::actors {
 
 class loop_unit final : public caf::execution_unit {
 public:
   using poster = std::function<void(std::function<void()>)>;
-  loop_unit(caf::actor_system& sys, poster post);
+  /// `door`: the loop's way in from other threads, where it has one.
+  loop_unit(caf::actor_system& sys, poster post, std::shared_ptr<loop_door> door = nullptr);
   ~loop_unit() override;
   void exec_later(caf::resumable* job) override;
   /// The unit of this thread's loop; nullptr on any other thread.
   static loop_unit*& here();
+  /// The loop's way in from other threads (loop_door.hpp); nullptr where
+  /// only the loop itself may post.
+  const std::shared_ptr<loop_door>& door() const { return door_; }
 
 private:
   void drain();
   poster post_;
+  std::shared_ptr<loop_door> door_;
   std::deque<caf::resumable*> jobs_;
   bool posted_ = false;
 };

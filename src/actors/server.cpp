@@ -58,15 +58,19 @@ server::server(server_options options) : impl_(std::make_unique<impl>(std::move(
 std::shared_ptr<void> server::run_actors_here(std::function<void(std::function<void()>)> post,
                                               post_from callers) {
   auto& cluster = impl_->rt->cluster;
-  auto* announcer = callers == post_from::any_thread && cluster ? &cluster->announcer() : nullptr;
-  auto* unit = new actors::loop_unit(*impl_->system, post);
+  auto door = callers == post_from::any_thread ? std::make_shared<actors::loop_door>(post) : nullptr;
+  auto* announcer = door && cluster ? &cluster->announcer() : nullptr;
+  auto* unit = new actors::loop_unit(*impl_->system, std::move(post), door);
   actors::loop_unit::here() = unit;
   if (announcer)
-    announcer->offer(unit, std::move(post));
+    announcer->offer(door);
   return std::shared_ptr<void>(unit, [announcer](void* p) {
     auto* unit = static_cast<actors::loop_unit*>(p);
-    if (announcer)
-      announcer->withdraw(unit);
+    if (auto& door = unit->door()) {
+      if (announcer)
+        announcer->withdraw(door.get());
+      door->close(); // a handler thread's answer goes through CAF's scheduler from now on
+    }
     if (actors::loop_unit::here() == unit)
       actors::loop_unit::here() = nullptr;
     delete unit;

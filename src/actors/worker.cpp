@@ -1,6 +1,7 @@
 #include "actors/worker.hpp"
 
 #include "actors/current_trace.hpp"
+#include "actors/loop_unit.hpp"
 #include "actors/post.hpp"
 #include "actors/request_context_impl.hpp"
 #include "actors/runtime.hpp"
@@ -128,6 +129,50 @@ std::optional<protocol::outcome> run_call(const protocol::request_state_seal& se
   }
 }
 
+namespace {
+
+// A handler thread's answer, on its way to the session through the loop
+// the request came from: run there, it wakes the session on that loop
+// (loop_unit), which answers the connection on the spot. Through CAF's
+// scheduler it woke a CAF worker, which handed the frame to the loop: two
+// wake-ups a call where this is one. Sent exactly once: a job the loop
+// never runs (its door closed, the loop stopped with it queued) sends
+// through the scheduler as it goes.
+struct homebound_reply {
+  homebound_reply(session_actor s, std::string k, protocol::outcome o)
+    : session(std::move(s)), key(std::move(k)), out(std::move(o)) {}
+  homebound_reply(const homebound_reply&) = delete;
+  homebound_reply& operator=(const homebound_reply&) = delete;
+
+  session_actor session;
+  std::string key;
+  protocol::outcome out;
+  bool sent = false;
+
+  void send(caf::execution_unit* unit) {
+    sent = true;
+    if (session)
+      session->eq_impl(caf::make_message_id(), nullptr, unit, reply_atom::value, std::move(key), std::move(out));
+  }
+  ~homebound_reply() {
+    if (!sent)
+      send(nullptr);
+  }
+};
+
+// Sent after every emit of the handler (from this thread, into the
+// session's mailbox at once): the session sees progress and log messages
+// before the result, whichever way the result goes.
+void reply_to_session(loop_door* home, session_actor session, std::string key, protocol::outcome out) {
+  if (!home)
+    return caf::anon_send(session, reply_atom::value, std::move(key), std::move(out));
+  auto reply = std::make_shared<homebound_reply>(std::move(session), std::move(key), std::move(out));
+  std::function<void()> job = [reply] { reply->send(loop_unit::here()); };
+  home->post(job); // refused (closed): the reply goes with the job, through the scheduler
+}
+
+} // namespace
+
 void run_on_worker(runtime& rt, protocol::job&& job, call&& c) {
   // Counted as a running actor, as the detached actor per call it replaces
   // was: the actor system's shutdown waits for the call to answer.
@@ -135,17 +180,19 @@ void run_on_worker(runtime& rt, protocol::job&& job, call&& c) {
   registry.inc_running();
   auto work = std::make_shared<std::pair<protocol::job, call>>(std::move(job), std::move(c));
   auto timeout = rt.options->client_request_timeout;
+  // The loop this runs on, if any, is the one the request came from.
+  std::shared_ptr<loop_door> home;
+  if (auto* unit = loop_unit::here())
+    home = unit->door();
   // Copies: the runtime may go (with the last actor) while a call runs.
-  rt.workers->run([seal = rt.request_state, timeout, work = std::move(work), &registry,
-                   tasks = rt.tasks]() mutable {
+  rt.workers->run([seal = rt.request_state, timeout, work = std::move(work), &registry, tasks = rt.tasks,
+                   home = std::move(home)]() mutable {
     {
       auto& [job, c] = *work;
       auto session = c.env->session;
       auto key = c.key;
-      // Sent from this thread after every emit of the handler: the session
-      // sees progress and log messages before the result.
       if (auto result = run_call(seal, timeout, job, std::move(c), false, tasks))
-        caf::anon_send(session, reply_atom::value, std::move(key), std::move(*result));
+        reply_to_session(home.get(), std::move(session), std::move(key), std::move(*result));
     }
     work.reset(); // the call's handles go while the actor system still waits for us
     registry.dec_running();
