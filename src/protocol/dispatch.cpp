@@ -115,12 +115,12 @@ dispatch_result call_tool(const tool_entry* tool, json& params, const auth::iden
     return outcome{invalid_params("Unknown tool: " + *name)};
   if (!allowed(caller, tool->spec.scopes))
     return outcome{insufficient_scope("tool " + *name, tool->spec.scopes)};
-  json args = json::object();
-  if (auto given = params.find("arguments"); given != params.end()) {
-    if (!given->is_object())
-      return outcome{invalid_params("tools/call: arguments must be an object")};
-    args = std::move(*given); // moved, not copied (dispatch.hpp)
-  }
+  auto given = params.find("arguments");
+  if (given != params.end() && !given->is_object())
+    return outcome{invalid_params("tools/call: arguments must be an object")};
+  // Moved, not copied (dispatch.hpp); an empty object made only where none
+  // was given (made and then replaced, it cost an allocation a call).
+  json args = given != params.end() ? std::move(*given) : json::object();
   const tool_entry& entry = *tool;
   // SEP-1303: invalid arguments are a tool error the model can read and
   // correct, not a protocol error.
