@@ -172,6 +172,20 @@ built read_members(simdjson::dom::element root, json_envelope& env, std::size_t 
   if (max_depth == 0)
     return built::too_deep;
   for (auto [key, value] : simdjson::dom::object(root)) {
+    // A repeated member keeps its last value, as nlohmann's object does:
+    // each way of keeping one clears the other.
+    if (value.type() == kind::STRING) {
+      if (key == "jsonrpc" && std::string_view(value) == "2.0") {
+        env.jsonrpc.reset();
+        env.jsonrpc_2_0 = true;
+        continue;
+      }
+      if (key == "method") {
+        env.method.reset();
+        env.method_name.emplace(std::string_view(value));
+        continue;
+      }
+    }
     auto* slot = slot_of(env, key);
     if (!slot) {
       note_unknown(env, key);
@@ -179,7 +193,10 @@ built read_members(simdjson::dom::element root, json_envelope& env, std::size_t 
         return built::too_deep;
       continue;
     }
-    // A repeated member keeps its last value, as nlohmann's object does.
+    if (slot == &env.jsonrpc)
+      env.jsonrpc_2_0 = false;
+    else if (slot == &env.method)
+      env.method_name.reset();
     if (auto r = build(value, slot->emplace(), max_depth - 1); r != built::done)
       return r;
   }
@@ -202,6 +219,15 @@ json_envelope envelope_of(json doc) {
 }
 
 } // namespace
+
+std::optional<json> json_envelope::member(std::string_view name) const {
+  if (name == "jsonrpc" && jsonrpc_2_0)
+    return json("2.0");
+  if (name == "method" && method_name)
+    return json(*method_name);
+  auto* slot = slot_of(const_cast<json_envelope&>(*this), name);
+  return slot ? *slot : std::nullopt;
+}
 
 std::optional<json_envelope> read_envelope(std::string_view text, std::size_t max_depth) {
   if (text.size() <= small_json_bytes && max_depth < simdjson_max_depth && !may_hold_negative_zero(text)) {

@@ -94,7 +94,8 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
   std::optional<request_id> id;
   // JSON-RPC answers an unreadable request with `"id": null`, so only an
   // error response may carry a null id; it then has no id to correlate.
-  bool null_error_id = id_v && id_v->is_null() && error_v && !method_v;
+  const bool has_method = method_v || env->method_name;
+  bool null_error_id = id_v && id_v->is_null() && error_v && !has_method;
   if (id_v && !null_error_id) {
     id = read_id(*id_v);
     if (!id) {
@@ -106,13 +107,13 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
                                                             : "id must be an integer or a string");
     }
   }
-  if (!jsonrpc_v || !jsonrpc_v->is_string() || *jsonrpc_v != "2.0")
+  if (!env->jsonrpc_2_0 && (!jsonrpc_v || !jsonrpc_v->is_string() || *jsonrpc_v != "2.0"))
     return failure(code::invalid_request, "jsonrpc must be \"2.0\"", id);
   if (unknown)
     return failure(code::invalid_request, "unknown member \"" + *unknown + "\"", id);
 
-  if (method_v) {
-    if (!method_v->is_string())
+  if (has_method) {
+    if (method_v && !method_v->is_string())
       return failure(code::invalid_request, "method must be a string", id);
     if (result_v || error_v)
       return failure(code::invalid_request, "a request cannot carry result or error", id);
@@ -124,7 +125,7 @@ std::variant<message, parse_failure> parse(std::string_view text, const limits& 
                        id);
       params = std::move(*params_v);
     }
-    auto method = std::move(method_v->get_ref<std::string&>());
+    auto method = env->method_name ? std::move(*env->method_name) : std::move(method_v->get_ref<std::string&>());
     if (id)
       return message{request{std::move(*id), std::move(method), std::move(params)}};
     return message{notification{std::move(method), std::move(params)}};

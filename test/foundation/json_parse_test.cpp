@@ -86,29 +86,24 @@ TEST(JsonParse, ReadsTextLargerThanTheKeptParserTakes) {
 void expect_members_of(std::string_view text, const json_envelope& env) {
   auto doc = json::parse(text);
   ASSERT_TRUE(doc.is_object()) << text;
+  // The two members kept as they are used are never kept both ways.
+  EXPECT_FALSE(env.jsonrpc_2_0 && env.jsonrpc) << text;
+  EXPECT_FALSE(env.method_name && env.method) << text;
+  const std::string_view names[] = {"id", "jsonrpc", "method", "params", "result", "error"};
   std::optional<std::string> unknown;
   for (auto& [name, value] : doc.items()) {
-    const std::optional<json>* slot = name == "id"        ? &env.id
-                                      : name == "jsonrpc" ? &env.jsonrpc
-                                      : name == "method"  ? &env.method
-                                      : name == "params"  ? &env.params
-                                      : name == "result"  ? &env.result
-                                      : name == "error"   ? &env.error
-                                                          : nullptr;
-    if (!slot) {
+    if (std::find(std::begin(names), std::end(names), name) == std::end(names)) {
       if (!unknown)
         unknown = name;
       continue;
     }
-    ASSERT_TRUE(slot->has_value()) << name << " in " << text;
-    EXPECT_EQ((*slot)->dump(), value.dump()) << name << " in " << text;
-    EXPECT_EQ((*slot)->type(), value.type()) << name << " in " << text;
+    auto member = env.member(name);
+    ASSERT_TRUE(member.has_value()) << name << " in " << text;
+    EXPECT_EQ(member->dump(), value.dump()) << name << " in " << text;
+    EXPECT_EQ(member->type(), value.type()) << name << " in " << text;
   }
-  const std::pair<const char*, const std::optional<json>*> slots[] = {
-    {"id", &env.id},         {"jsonrpc", &env.jsonrpc}, {"method", &env.method},
-    {"params", &env.params}, {"result", &env.result},   {"error", &env.error}};
-  for (auto [name, slot] : slots)
-    EXPECT_EQ(slot->has_value(), doc.contains(name)) << name << " in " << text;
+  for (auto name : names)
+    EXPECT_EQ(env.member(name).has_value(), doc.contains(name)) << name << " in " << text;
   EXPECT_EQ(env.unknown, unknown) << text;
   EXPECT_EQ(env.top, json_envelope::shape::object);
 }
@@ -123,6 +118,12 @@ TEST(JsonEnvelope, HoldsEachMemberAsTheWholeDocumentHasIt) {
          R"({"\u0069d":3,"jsonrpc":"2.0","method":"m"})",                            // an escaped name is its text
          R"({"jsonrpc":"2.0","method":"m","params":{"n":-0}})",                       // -0: the long way
          R"({"jsonrpc":"2.0","id":18446744073709551616,"method":"m"})",               // past 64 bits: the long way
+         // jsonrpc and method are kept as they are used only when they are
+         // "2.0" and a string; a repeated one is its last value either way.
+         R"({"jsonrpc":"2.0","jsonrpc":1,"method":"m","method":2})",
+         R"({"jsonrpc":1,"jsonrpc":"2.0","method":[],"method":"last"})",
+         R"({"jsonrpc":"2.1","method":"a method name longer than a short string's room"})",
+         R"({"jsonrpc":"2.0","method":"m\u00e9\n"})",
          R"({})", R"({"":""})"}) {
     auto env = read_envelope(text, 64);
     ASSERT_TRUE(env.has_value()) << text;
