@@ -139,7 +139,9 @@ bool deeper_than(std::string_view text, std::size_t limit) {
   return false;
 }
 
-std::optional<json>* slot_of(json_envelope& env, std::string_view key) {
+// The slot of member `key`, of an envelope being filled or read.
+template <class Envelope>
+auto* slot_of(Envelope& env, std::string_view key) {
   return key == "id"        ? &env.id
          : key == "jsonrpc" ? &env.jsonrpc
          : key == "method"  ? &env.method
@@ -225,7 +227,7 @@ std::optional<json> json_envelope::member(std::string_view name) const {
     return json("2.0");
   if (name == "method" && method_name)
     return json(*method_name);
-  auto* slot = slot_of(const_cast<json_envelope&>(*this), name);
+  auto* slot = slot_of(*this, name);
   return slot ? *slot : std::nullopt;
 }
 

@@ -30,6 +30,9 @@ struct json_envelope {
   enum class shape { object, array, scalar };
   shape top = shape::object; // members are read only from an object
   std::optional<json> id, jsonrpc, method, params, result, error;
+  /// The first member not one of the six, in the order nlohmann's object
+  /// keeps (byte-wise sorted): an error names the same one either way.
+  std::optional<std::string> unknown;
   /// Read the quick way (simdjson), the two members every message has are
   /// kept as they are used, not as JSON values (a string each: an
   /// allocation, and its free, a message): `jsonrpc` when it is "2.0",
@@ -42,9 +45,6 @@ struct json_envelope {
   /// kept; nullopt where the text has none. For checks (tests, fuzzing):
   /// it copies.
   std::optional<json> member(std::string_view name) const;
-  /// The first member not named above, in the order nlohmann's object
-  /// keeps (byte-wise sorted): an error names the same one either way.
-  std::optional<std::string> unknown;
 };
 
 /// The envelope of `text`, each member as `parse_json` would build it (a
