@@ -127,37 +127,39 @@ dispatch_result call_tool(const tool_entry* tool, json& params, const auth::iden
   if (entry.input)
     if (auto violation = entry.input->validate(args))
       return outcome{tool_result::error("Invalid arguments for tool " + *name + ": " + *violation).to_json()};
-  // What the call needs, not a copy of the tool (its schemas are JSON trees).
+  // The entry the call runs, held (one reference count), not copies of its
+  // handler and name (a std::function and a string to copy and free a call).
+  // Entries never change in place (registry.hpp): what runs is what was named.
   if (entry.spec.async_handler)
     return job{nullptr, true,
-               [handler = entry.spec.async_handler, name = entry.spec.name, output = entry.output,
-                args = std::move(args)](request_context& ctx, std::function<void(outcome)> answer) {
+               [entry = entry.shared_from_this(), args = std::move(args)](request_context& ctx,
+                                                                          std::function<void(outcome)> answer) {
                  // What else it throws (request_refused, input_required) is
                  // answered by whoever runs the job: not the "dropped" error
                  // of a reply let go while the exception unwinds.
                  auto threw = std::make_shared<std::atomic<bool>>(false);
-                 tool_reply reply([name, output, threw, answer = std::move(answer)](tool_result result) {
+                 tool_reply reply([entry, threw, answer = std::move(answer)](tool_result result) {
                    if (!threw->load())
-                     answer(checked_output(name, output.get(), std::move(result)).to_json());
+                     answer(checked_output(entry->spec.name, entry->output.get(), std::move(result)).to_json());
                  });
                  try {
-                   handler(args, ctx, reply);
+                   entry->spec.async_handler(args, ctx, reply);
                  } catch (const std::exception& e) { // ignored if it answered already
-                   reply(tool_result::error("Tool " + name + " failed: " + e.what()));
+                   reply(tool_result::error("Tool " + entry->spec.name + " failed: " + e.what()));
                  } catch (...) {
                    threw->store(true);
                    throw;
                  }
                }};
-  return job{[handler = entry.spec.handler, name = entry.spec.name, output = entry.output,
-              args = std::move(args)](request_context& ctx) -> outcome {
+  return job{[entry = entry.shared_from_this(), args = std::move(args)](request_context& ctx) -> outcome {
+               const auto& handler = entry->spec.handler;
                tool_result result;
                try {
                  result = handler ? handler(args, ctx) : tool_result::error("Tool has no handler");
                } catch (const std::exception& e) {
-                 result = tool_result::error("Tool " + name + " failed: " + e.what());
+                 result = tool_result::error("Tool " + entry->spec.name + " failed: " + e.what());
                }
-               return checked_output(name, output.get(), std::move(result)).to_json();
+               return checked_output(entry->spec.name, entry->output.get(), std::move(result)).to_json();
              },
              entry.spec.quick};
 }

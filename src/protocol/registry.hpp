@@ -25,7 +25,9 @@ struct template_entry {
   uri_template compiled;
 };
 
-struct tool_entry {
+/// Made by make_shared only (mutation.cpp): a call's job holds the entry
+/// it runs (shared_from_this), not copies of its handler and name.
+struct tool_entry : std::enable_shared_from_this<tool_entry> {
   tool spec;
   std::shared_ptr<const schema_validator> input;  // compiled once per add
   std::shared_ptr<const schema_validator> output; // null without outputSchema
