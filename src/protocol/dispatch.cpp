@@ -137,10 +137,16 @@ dispatch_result call_tool(const tool_entry* tool, json& params, const auth::iden
                  // What else it throws (request_refused, input_required) is
                  // answered by whoever runs the job: not the "dropped" error
                  // of a reply let go while the exception unwinds.
+                 // The reply holds copies of what it needs, never the entry:
+                 // a handler may keep its replies in state the entry's
+                 // handler owns, and entry -> handler -> reply -> entry is a
+                 // cycle nothing frees (LeakSanitizer found it in
+                 // AsyncTools.TheCallWaitsForItsReplyWhileTheSessionServesOtherRequests).
                  auto threw = std::make_shared<std::atomic<bool>>(false);
-                 tool_reply reply([entry, threw, answer = std::move(answer)](tool_result result) {
+                 tool_reply reply([name = entry->spec.name, output = entry->output, threw,
+                                   answer = std::move(answer)](tool_result result) {
                    if (!threw->load())
-                     answer(checked_output(entry->spec.name, entry->output.get(), std::move(result)).to_json());
+                     answer(checked_output(name, output.get(), std::move(result)).to_json());
                  });
                  try {
                    entry->spec.async_handler(args, ctx, reply);
