@@ -129,9 +129,20 @@ public:
   /// hear of it as a single node's do, without a hop through the actor
   /// threads; and a handler thread's answer to a request this loop's
   /// actors handed it goes back through the loop (one wake-up: the loop's).
-  enum class post_from { this_thread, any_thread };
+  /// `post_from::any_thread_while_awaited`: for a loop that sleeps where
+  /// its `post` cannot wake it (stdio's reader, in read(2)), and so is not
+  /// the cluster's announcing loop: a handler thread's answer comes back
+  /// through `post` as above, from any thread, and posts_awaited() says
+  /// when one is on its way (the loop must then sleep where `post` wakes it).
+  enum class post_from { this_thread, any_thread, any_thread_while_awaited };
   std::shared_ptr<void> run_actors_here(std::function<void(std::function<void()>)> post,
                                         post_from callers = post_from::this_thread);
+  /// For a loop running actors (`actors_here`, run_actors_here's handle):
+  /// whether a post from another thread is on its way to it, i.e. one of
+  /// its actors handed a request to a handler thread that has not answered
+  /// yet. Asked after the loop's own work, before it sleeps: no new one
+  /// comes while the loop sleeps, only ones already awaited.
+  static bool posts_awaited(const std::shared_ptr<void>& actors_here);
   /// A new session for a transport. The transport feeds it inbound texts
   /// and receives outbound frames through `out`.
   std::shared_ptr<connection> connect(std::shared_ptr<outbound> out);

@@ -22,8 +22,10 @@ struct stdio_options {
   /// a quick handler) runs on the thread that read it from stdin, between
   /// one read and the next, and writes its answer itself: no hand-off to
   /// an actor thread and back (stdio, one update at a time: BENCHMARKS.md).
-  /// Slow handlers still run on the worker pool, and what they and timers
-  /// wake runs on the actor threads. The price is tool::quick's: a quick
+  /// Slow handlers still run on the worker pool; their answers come back to
+  /// this thread (which, while one is awaited, sleeps where it can be woken
+  /// for it), and what they and timers otherwise wake runs on the actor
+  /// threads. The price is tool::quick's: a quick
   /// handler that blocks holds up reading. false keeps every actor on the
   /// actor threads.
   bool actors_on_reader = true;

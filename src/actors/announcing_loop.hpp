@@ -11,8 +11,8 @@
 // instructions per delivery, callgrind; a single node's: ~1,713).
 //
 // The first loop offered is the one, until it withdraws; only a loop
-// whose post any thread may call is offered (Asio's post, not stdio's
-// reader). Without one (before the transport starts, after it stops, with
+// whose post any thread may call and that sleeps where a post wakes it is
+// offered (Asio's post; not stdio's reader, asleep in read(2)). Without one (before the transport starts, after it stops, with
 // actors_on_event_loops off) changes go through CAF's scheduler as before.
 // Order is kept across the change: what was handed on earlier is in the
 // server actor's mailbox before a later batch is posted. A batch posted

@@ -58,8 +58,9 @@ server::server(server_options options) : impl_(std::make_unique<impl>(std::move(
 std::shared_ptr<void> server::run_actors_here(std::function<void(std::function<void()>)> post,
                                               post_from callers) {
   auto& cluster = impl_->rt->cluster;
-  auto door = callers == post_from::any_thread ? std::make_shared<actors::loop_door>(post) : nullptr;
-  auto* announcer = door && cluster ? &cluster->announcer() : nullptr;
+  auto door = callers != post_from::this_thread ? std::make_shared<actors::loop_door>(post) : nullptr;
+  // A loop that sleeps where its post cannot wake it takes only what it awaits.
+  auto* announcer = callers == post_from::any_thread && cluster ? &cluster->announcer() : nullptr;
   auto* unit = new actors::loop_unit(*impl_->system, std::move(post), door);
   actors::loop_unit::here() = unit;
   if (announcer)
@@ -76,6 +77,12 @@ std::shared_ptr<void> server::run_actors_here(std::function<void(std::function<v
     delete unit;
   });
 }
+
+bool server::posts_awaited(const std::shared_ptr<void>& actors_here) {
+  auto* unit = static_cast<actors::loop_unit*>(actors_here.get());
+  return unit && unit->door() && unit->door()->awaited();
+}
+
 server::~server() = default;
 
 const server_options& server::options() const { return *impl_->options; }

@@ -173,28 +173,53 @@ void reply_to_session(loop_door* home, session_actor session, std::string key, p
 
 } // namespace
 
+namespace {
+
+// A call on its way to a handler thread, and the loop it came from (its
+// door, if it has one), which awaits the answer from the moment the call
+// leaves it until the answer was posted or none will come (a task, an
+// asynchronous tool: they answer another way): loop_door::expect. Settled
+// as the call goes, whether it ran or was dropped unrun.
+struct worker_call {
+  worker_call(protocol::job&& j, call&& cl, std::shared_ptr<loop_door> h)
+    : job(std::move(j)), c(std::move(cl)), home(std::move(h)) {
+    if (home)
+      home->expect();
+  }
+  worker_call(const worker_call&) = delete;
+  worker_call& operator=(const worker_call&) = delete;
+  ~worker_call() {
+    if (home)
+      home->settle();
+  }
+
+  protocol::job job;
+  call c;
+  std::shared_ptr<loop_door> home;
+};
+
+} // namespace
+
 void run_on_worker(runtime& rt, protocol::job&& job, call&& c) {
   // Counted as a running actor, as the detached actor per call it replaces
   // was: the actor system's shutdown waits for the call to answer.
   auto& registry = rt.system.registry();
   registry.inc_running();
-  auto work = std::make_shared<std::pair<protocol::job, call>>(std::move(job), std::move(c));
-  auto timeout = rt.options->client_request_timeout;
   // The loop this runs on, if any, is the one the request came from.
   std::shared_ptr<loop_door> home;
   if (auto* unit = loop_unit::here())
     home = unit->door();
+  auto work = std::make_shared<worker_call>(std::move(job), std::move(c), std::move(home));
+  auto timeout = rt.options->client_request_timeout;
   // Copies: the runtime may go (with the last actor) while a call runs.
-  rt.workers->run([seal = rt.request_state, timeout, work = std::move(work), &registry, tasks = rt.tasks,
-                   home = std::move(home)]() mutable {
+  rt.workers->run([seal = rt.request_state, timeout, work = std::move(work), &registry, tasks = rt.tasks]() mutable {
     {
-      auto& [job, c] = *work;
-      auto session = c.env->session;
-      auto key = c.key;
-      if (auto result = run_call(seal, timeout, job, std::move(c), false, tasks))
-        reply_to_session(home.get(), std::move(session), std::move(key), std::move(*result));
+      auto session = work->c.env->session;
+      auto key = work->c.key;
+      if (auto result = run_call(seal, timeout, work->job, std::move(work->c), false, tasks))
+        reply_to_session(work->home.get(), std::move(session), std::move(key), std::move(*result));
     }
-    work.reset(); // the call's handles go while the actor system still waits for us
+    work.reset(); // the call's handles go while the actor system still waits for us; the loop awaits no more
     registry.dec_running();
   });
 }

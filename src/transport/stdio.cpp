@@ -5,7 +5,6 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
-#include <deque>
 #include <functional>
 
 #include <poll.h>
@@ -16,6 +15,7 @@
 
 #include "foundation/usable_cpus.hpp"
 #include "transport/line_writer.hpp"
+#include "transport/reader_inbox.hpp"
 #include "transport/spin_policy.hpp"
 
 namespace cafmcp::transport {
@@ -27,20 +27,17 @@ int serve_stdio(server& srv, int in, int out, const stdio_options& options) {
   // The reader as an execution unit (stdio_options::actors_on_reader): what
   // a line wakes (its session, the server actor, the notifier, the session
   // again) runs here, after the lines of one read and before the next, and
-  // writes its answers itself (line_writer's RWF_NOWAIT path). `later` is
-  // what the unit posted to this thread; it outlives the unit (declared
-  // first), whose leftovers go to CAF's scheduler when it is destroyed.
-  std::deque<std::function<void()>> later;
-  auto run_later = [&later] {
-    while (!later.empty()) {
-      auto job = std::move(later.front());
-      later.pop_front();
-      job();
-    }
-  };
+  // writes its answers itself (line_writer's RWF_NOWAIT path). `inbox` is
+  // what is handed to this thread, by the unit and, through its door, by
+  // handler threads with their answers (reader_inbox.hpp); it outlives the
+  // unit (declared first), whose leftovers go to CAF's scheduler when it is
+  // destroyed.
+  reader_inbox inbox;
   std::shared_ptr<void> unit;
   if (options.actors_on_reader)
-    unit = srv.run_actors_here([&later](std::function<void()> job) { later.push_back(std::move(job)); });
+    unit = srv.run_actors_here([&inbox](std::function<void()> job) { inbox.post(std::move(job)); },
+                               inbox.wakeable() ? server::post_from::any_thread_while_awaited
+                                                : server::post_from::this_thread);
   // A line longer than the limit is cut at limit+1 bytes: the session's
   // parser answers it with a size error, and we never buffer the rest.
   const std::size_t cap = srv.options().message_limits.max_message_bytes + 1;
@@ -57,26 +54,48 @@ int serve_stdio(server& srv, int in, int out, const stdio_options& options) {
   // and a spin there only delays the client's answer (2 cores, both held
   // to one: 1.01-1.23x updates/s without it, 4 pairs).
   spin_policy spin(detail::usable_cpus() > 1 ? options.poll_before_sleep : std::chrono::microseconds(0));
-  auto line_within = [in](spin_policy::duration budget) {
+  // What the poll before a read found: a line (or the end of input), a job
+  // handed to this thread, or nothing within the budget.
+  enum class found { line, job, nothing };
+  auto look_within = [in, &inbox, &unit](spin_policy::duration budget) {
     pollfd p{in, POLLIN, 0};
     const auto until = std::chrono::steady_clock::now() + budget;
     for (;;) {
       if (::poll(&p, 1, 0) != 0)
-        return true; // ready, hung up or an error: read() says which
+        return found::line; // ready, hung up or an error: read() says which
+      if (unit && inbox.pending())
+        return found::job;
       if (std::chrono::steady_clock::now() >= until)
-        return false;
+        return found::nothing;
     }
   };
   for (;;) {
+    inbox.run(); // what other threads handed over meanwhile (a handler thread's answer)
     bool missed = false;
     if (auto budget = spin.next(); budget > spin_policy::duration::zero()) {
-      if (line_within(budget))
-        spin.found();
-      else
-        missed = true;
+      switch (look_within(budget)) {
+        case found::line:
+          spin.found();
+          break;
+        case found::job:
+          continue; // says nothing of the client: the spin policy does not hear of it
+        case found::nothing:
+          missed = true;
+          break;
+      }
     }
     const auto blocked_at =
       missed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+    // While a handler thread's answer is awaited, the sleep before a read
+    // wakes for it too (it must not wait for the client's next line);
+    // otherwise this thread sleeps in read(2) alone, a poll(2) less a line.
+    // Awaited is asked first: once it says no, every answer it awaited was
+    // posted, and pending() sees it.
+    if (unit) {
+      const bool awaited = server::posts_awaited(unit);
+      if ((awaited || inbox.pending()) && !inbox.wait(in))
+        continue;
+    }
     auto n = ::read(in, buf, sizeof buf);
     if (missed)
       spin.missed(std::chrono::steady_clock::now() - blocked_at);
@@ -109,14 +128,19 @@ int serve_stdio(server& srv, int in, int out, const stdio_options& options) {
       oversized = false;
       p = newline + 1;
     }
-    run_later(); // every line read is handled before this thread blocks in read() again
+    inbox.run(); // every line read is handled before this thread sleeps again
     if (unit)
       writer->release();
   }
   if (!line.empty())
     conn->receive(std::move(line));
-  run_later();
-  unit.reset(); // from here on, the session finishes on CAF's threads
+  inbox.run();
+  unit.reset(); // from here on, the session finishes on CAF's threads (the door is closed)
+  // What was handed over as the door closed goes unrun: a unit's drain would
+  // find its unit gone, and an answer sends itself through CAF's scheduler
+  // as it is destroyed (worker.cpp's homebound_reply). Now, not at the end:
+  // the session waits for such an answer before it finishes.
+  inbox.drop();
   // The client may still read: answer what it already asked, then stop. The
   // session enforces drain_timeout; the margin covers a session that died.
   conn->finish();

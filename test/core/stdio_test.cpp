@@ -16,6 +16,7 @@
 #include "support.hpp"
 #include "foundation/usable_cpus.hpp"
 #include "held_to_one_cpu.hpp"
+#include "actors/server_access.hpp"
 #include "transport/stdio.hpp"
 #include "where_tool.hpp"
 
@@ -394,6 +395,54 @@ where_calls call_where(bool actors_on_reader, int calls, int enough) {
 TEST(Stdio, AQuickCallRunsOnTheThreadReadingStdin) { EXPECT_GE(call_where(true, 1000, 10).longest_run, 10); }
 
 TEST(Stdio, WithActorsOffTheReaderAQuickCallNeverRunsOnIt) { EXPECT_EQ(call_where(false, 20, 1).on_reader, 0); }
+
+// A tool on a handler thread (every tool's default) answers through the
+// thread reading stdin, as it answers through the event loop over HTTP: the
+// session, idle, runs there and writes the answer. So the answer needs no
+// actor thread: with the only one held busy, calls are still answered, and
+// the reader, asleep in the meantime (the client waits), is woken for them.
+TEST(Stdio, AHandlerThreadsAnswerNeedsNoActorThread) {
+  auto o = all_on();
+  o.scheduler_threads = 1;
+  server srv(o);
+  tool slow;
+  slow.name = "on_a_thread";
+  slow.description = "answers from a handler thread, a while after it is called";
+  slow.handler = [](const json&, request_context&) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5)); // long enough for the reader to sleep
+    return tool_result::text("from a handler thread");
+  };
+  ASSERT_TRUE(applied(srv.add_tool(slow)));
+  served_stdio io(srv);
+  io.initialize_and_call("on_a_thread");
+  ASSERT_EQ(json::parse(io.p.read_line())["result"]["content"][0]["text"], "from a handler thread");
+  // The actor thread, held: an actor that blocks in its handler until released.
+  std::promise<void> release;
+  auto released = release.get_future().share();
+  std::promise<void> holding;
+  auto holder = server_access::of(srv).system->spawn([released, &holding](caf::event_based_actor*) -> caf::behavior {
+    return {[released, &holding](int) {
+      holding.set_value();
+      released.wait();
+    }};
+  });
+  caf::anon_send(holder, 1);
+  ASSERT_EQ(holding.get_future().wait_for(10s), std::future_status::ready);
+  for (int id = 3; id < 8; ++id) {
+    io.p.write_line(R"({"jsonrpc":"2.0","id":)" + std::to_string(id)
+                    + R"(,"method":"tools/call","params":{"name":"on_a_thread","arguments":{}}})");
+    auto line = io.p.read_line(); // "" after 10 s: the answer waited for the actor thread
+    ASSERT_FALSE(line.empty()) << "call " << id << " was not answered while the actor thread was busy";
+    auto answer = json::parse(line);
+    EXPECT_EQ(answer["id"], id);
+    EXPECT_EQ(answer["result"]["content"][0]["text"], "from a handler thread");
+  }
+  release.set_value();
+  caf::anon_send_exit(holder, caf::exit_reason::user_shutdown);
+  io.eof();
+  io.thread.join();
+  EXPECT_EQ(io.status, 0);
+}
 
 // How often the thread reading stdin went to sleep (blocked in read(2) or
 // on a lock) while a client made `calls` calls one after another, each
