@@ -27,16 +27,63 @@ json input_required_result(const protocol::request_state_seal& seal, const reque
           {"requestState", seal.seal(state)}};
 }
 
+// A handler thread's answer, on its way to the session through the loop
+// the request came from: run there, it wakes the session on that loop
+// (loop_unit), which answers the connection on the spot. Through CAF's
+// scheduler it woke a CAF worker, which handed the frame to the loop: two
+// wake-ups a call where this is one. Sent exactly once: a job the loop
+// never runs (its door closed, the loop stopped with it queued) sends
+// through the scheduler as it goes.
+struct homebound_reply {
+  homebound_reply(session_actor s, std::string k, protocol::outcome o)
+    : session(std::move(s)), key(std::move(k)), out(std::move(o)) {}
+  homebound_reply(const homebound_reply&) = delete;
+  homebound_reply& operator=(const homebound_reply&) = delete;
+
+  session_actor session;
+  std::string key;
+  protocol::outcome out;
+  bool sent = false;
+
+  void send(caf::execution_unit* unit) {
+    sent = true;
+    if (session)
+      session->eq_impl(caf::make_message_id(), nullptr, unit, reply_atom::value, std::move(key), std::move(out));
+  }
+  ~homebound_reply() {
+    if (!sent)
+      send(nullptr);
+  }
+};
+
+// Sent after every emit of the handler (from this thread, into the
+// session's mailbox at once): the session sees progress and log messages
+// before the result, whichever way the result goes.
+void reply_to_session(loop_door* home, session_actor session, std::string key, protocol::outcome out) {
+  if (!home)
+    return caf::anon_send(session, reply_atom::value, std::move(key), std::move(out));
+  auto reply = std::make_shared<homebound_reply>(std::move(session), std::move(key), std::move(out));
+  std::function<void()> job = [reply] { reply->send(loop_unit::here()); };
+  home->post(job); // refused (closed): the reply goes with the job, through the scheduler
+}
+
 // Where an asynchronous tool's answer goes: to its session, once (the
 // first answer wins), from whichever thread gives it. Counted as a running
 // actor until then, as a worker's call is: the actor system's shutdown
 // waits for the answer. Dropped unanswered, it answers with an error.
+// Given on an actor's thread (a mutation's callback: a running_here scope
+// is open), it is posted there; from any other thread (one of the tool's
+// own), it goes back through the loop the call came from, as a handler
+// thread's answer does, and that loop awaits it until then
+// (loop_door::expect).
 class later_answer {
 public:
-  explicit later_answer(const call& c)
+  later_answer(const call& c, std::shared_ptr<loop_door> home)
     : session_(c.env->session), key_(c.key),
-      registry_(caf::actor_cast<caf::abstract_actor*>(session_)->home_system().registry()) {
+      registry_(caf::actor_cast<caf::abstract_actor*>(session_)->home_system().registry()), home_(std::move(home)) {
     registry_.inc_running();
+    if (home_)
+      home_->expect();
   }
   ~later_answer() {
     try {
@@ -52,7 +99,17 @@ public:
   void give(protocol::outcome out) {
     if (answered_.exchange(true))
       return;
-    post(session_, reply_atom::value, key_, std::move(out));
+    struct settle_after { // the loop awaits no more once the answer is on its way (or failed to be)
+      loop_door* door;
+      ~settle_after() {
+        if (door)
+          door->settle();
+      }
+    } settle{home_.get()};
+    if (home_ && !current_unit())
+      reply_to_session(home_.get(), session_, key_, std::move(out));
+    else
+      post(session_, reply_atom::value, key_, std::move(out));
     if (!counted_out_.exchange(true))
       registry_.dec_running();
   }
@@ -61,6 +118,7 @@ private:
   session_actor session_;
   std::string key_;
   caf::actor_registry& registry_;
+  std::shared_ptr<loop_door> home_;
   std::atomic<bool> answered_{false};
   std::atomic<bool> counted_out_{false};
 };
@@ -69,7 +127,8 @@ private:
 
 std::optional<protocol::outcome> run_call(const protocol::request_state_seal& seal,
                                          std::chrono::milliseconds timeout, protocol::job& job, call&& c,
-                                         bool quick, const std::shared_ptr<task_service>& tasks) {
+                                         bool quick, const std::shared_ptr<task_service>& tasks,
+                                         const std::shared_ptr<loop_door>& home) {
   // Only these may answer input_required (SEP-2322).
   bool may_ask = c.env->stateless
                  && (c.method == "tools/call" || c.method == "prompts/get" || c.method == "resources/read");
@@ -85,7 +144,9 @@ std::optional<protocol::outcome> run_call(const protocol::request_state_seal& se
   // before it answers, now, through the same.
   std::function<void(protocol::outcome)> answer_later;
   if (job.start)
-    answer_later = [later = std::make_shared<later_answer>(impl->call)](protocol::outcome out) {
+    answer_later = [later = std::make_shared<later_answer>(
+                      impl->call, home ? home : loop_unit::here() ? loop_unit::here()->door() : nullptr)](
+                     protocol::outcome out) {
       later->give(std::move(out));
     };
   // Once the call became a task (before or while the handler ran), its
@@ -131,54 +192,11 @@ std::optional<protocol::outcome> run_call(const protocol::request_state_seal& se
 
 namespace {
 
-// A handler thread's answer, on its way to the session through the loop
-// the request came from: run there, it wakes the session on that loop
-// (loop_unit), which answers the connection on the spot. Through CAF's
-// scheduler it woke a CAF worker, which handed the frame to the loop: two
-// wake-ups a call where this is one. Sent exactly once: a job the loop
-// never runs (its door closed, the loop stopped with it queued) sends
-// through the scheduler as it goes.
-struct homebound_reply {
-  homebound_reply(session_actor s, std::string k, protocol::outcome o)
-    : session(std::move(s)), key(std::move(k)), out(std::move(o)) {}
-  homebound_reply(const homebound_reply&) = delete;
-  homebound_reply& operator=(const homebound_reply&) = delete;
-
-  session_actor session;
-  std::string key;
-  protocol::outcome out;
-  bool sent = false;
-
-  void send(caf::execution_unit* unit) {
-    sent = true;
-    if (session)
-      session->eq_impl(caf::make_message_id(), nullptr, unit, reply_atom::value, std::move(key), std::move(out));
-  }
-  ~homebound_reply() {
-    if (!sent)
-      send(nullptr);
-  }
-};
-
-// Sent after every emit of the handler (from this thread, into the
-// session's mailbox at once): the session sees progress and log messages
-// before the result, whichever way the result goes.
-void reply_to_session(loop_door* home, session_actor session, std::string key, protocol::outcome out) {
-  if (!home)
-    return caf::anon_send(session, reply_atom::value, std::move(key), std::move(out));
-  auto reply = std::make_shared<homebound_reply>(std::move(session), std::move(key), std::move(out));
-  std::function<void()> job = [reply] { reply->send(loop_unit::here()); };
-  home->post(job); // refused (closed): the reply goes with the job, through the scheduler
-}
-
-} // namespace
-
-namespace {
-
 // A call on its way to a handler thread, and the loop it came from (its
 // door, if it has one), which awaits the answer from the moment the call
-// leaves it until the answer was posted or none will come (a task, an
-// asynchronous tool: they answer another way): loop_door::expect. Settled
+// leaves it until the answer was posted or none will come (a task; an
+// asynchronous tool, whose answer is awaited on its own: later_answer):
+// loop_door::expect. Settled
 // as the call goes, whether it ran or was dropped unrun.
 struct worker_call {
   worker_call(protocol::job&& j, call&& cl, std::shared_ptr<loop_door> h)
@@ -216,7 +234,7 @@ void run_on_worker(runtime& rt, protocol::job&& job, call&& c) {
     {
       auto session = work->c.env->session;
       auto key = work->c.key;
-      if (auto result = run_call(seal, timeout, work->job, std::move(work->c), false, tasks))
+      if (auto result = run_call(seal, timeout, work->job, std::move(work->c), false, tasks, work->home))
         reply_to_session(work->home.get(), std::move(session), std::move(key), std::move(*result));
     }
     work.reset(); // the call's handles go while the actor system still waits for us; the loop awaits no more

@@ -21,14 +21,18 @@ struct runtime;
 void run_on_worker(runtime& rt, protocol::job&& job, call&& c);
 
 class task_service;
+class loop_door;
 
 /// Runs `job` here and returns its answer (input_required, refusals and
 /// exceptions made into results or errors). `quick`: on an actor's thread,
 /// where request() to the client must not wait. Nothing when the call is
 /// a task: its request was answered with the task, and what the handler
-/// ended with went to `tasks`.
+/// ended with went to `tasks`. `home`: the door of the loop the call came
+/// from, when this is not that loop's thread (an asynchronous tool's answer
+/// given on another thread goes back through it); on a loop, its own.
 std::optional<protocol::outcome> run_call(const protocol::request_state_seal& seal,
                                           std::chrono::milliseconds timeout, protocol::job& job, call&& c,
-                                          bool quick, const std::shared_ptr<task_service>& tasks);
+                                          bool quick, const std::shared_ptr<task_service>& tasks,
+                                          const std::shared_ptr<loop_door>& home = nullptr);
 
 } // namespace cafmcp::actors

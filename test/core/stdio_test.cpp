@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <mutex>
 #include <future>
 #include <set>
 #include <thread>
+#include <vector>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -396,26 +399,23 @@ TEST(Stdio, AQuickCallRunsOnTheThreadReadingStdin) { EXPECT_GE(call_where(true, 
 
 TEST(Stdio, WithActorsOffTheReaderAQuickCallNeverRunsOnIt) { EXPECT_EQ(call_where(false, 20, 1).on_reader, 0); }
 
-// A tool on a handler thread (every tool's default) answers through the
-// thread reading stdin, as it answers through the event loop over HTTP: the
+// A tool on a handler thread (every tool's default), and an asynchronous
+// tool that answers from a thread of its own, answer through the thread
+// reading stdin, as they answer through the event loop over HTTP: the
 // session, idle, runs there and writes the answer. So the answer needs no
 // actor thread: with the only one held busy, calls are still answered, and
 // the reader, asleep in the meantime (the client waits), is woken for them.
-TEST(Stdio, AHandlerThreadsAnswerNeedsNoActorThread) {
+// `before_eof` runs once every call was answered (the async test joins its
+// tool's threads there: none may outlive the server).
+void answers_with_the_actor_thread_busy(tool t, const std::function<void()>& before_eof = [] {}) {
   auto o = all_on();
   o.scheduler_threads = 1;
   server srv(o);
-  tool slow;
-  slow.name = "on_a_thread";
-  slow.description = "answers from a handler thread, a while after it is called";
-  slow.handler = [](const json&, request_context&) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5)); // long enough for the reader to sleep
-    return tool_result::text("from a handler thread");
-  };
-  ASSERT_TRUE(applied(srv.add_tool(slow)));
+  const std::string name = t.name;
+  ASSERT_TRUE(applied(srv.add_tool(std::move(t))));
   served_stdio io(srv);
-  io.initialize_and_call("on_a_thread");
-  ASSERT_EQ(json::parse(io.p.read_line())["result"]["content"][0]["text"], "from a handler thread");
+  io.initialize_and_call(name);
+  ASSERT_EQ(json::parse(io.p.read_line())["result"]["content"][0]["text"], "from another thread");
   // The actor thread, held: an actor that blocks in its handler until released.
   std::promise<void> release;
   auto released = release.get_future().share();
@@ -429,19 +429,53 @@ TEST(Stdio, AHandlerThreadsAnswerNeedsNoActorThread) {
   caf::anon_send(holder, 1);
   ASSERT_EQ(holding.get_future().wait_for(10s), std::future_status::ready);
   for (int id = 3; id < 8; ++id) {
-    io.p.write_line(R"({"jsonrpc":"2.0","id":)" + std::to_string(id)
-                    + R"(,"method":"tools/call","params":{"name":"on_a_thread","arguments":{}}})");
+    io.p.write_line(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":{"name":")"
+                    + name + R"(","arguments":{}}})");
     auto line = io.p.read_line(); // "" after 10 s: the answer waited for the actor thread
     ASSERT_FALSE(line.empty()) << "call " << id << " was not answered while the actor thread was busy";
     auto answer = json::parse(line);
     EXPECT_EQ(answer["id"], id);
-    EXPECT_EQ(answer["result"]["content"][0]["text"], "from a handler thread");
+    EXPECT_EQ(answer["result"]["content"][0]["text"], "from another thread");
   }
   release.set_value();
   caf::anon_send_exit(holder, caf::exit_reason::user_shutdown);
+  before_eof();
   io.eof();
   io.thread.join();
   EXPECT_EQ(io.status, 0);
+}
+
+TEST(Stdio, AHandlerThreadsAnswerNeedsNoActorThread) {
+  tool on_a_thread;
+  on_a_thread.name = "on_a_thread";
+  on_a_thread.description = "answers from a handler thread, a while after it is called";
+  on_a_thread.handler = [](const json&, request_context&) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5)); // long enough for the reader to sleep
+    return tool_result::text("from another thread");
+  };
+  answers_with_the_actor_thread_busy(std::move(on_a_thread));
+}
+
+TEST(Stdio, AnAnswerGivenOnTheToolsOwnThreadNeedsNoActorThread) {
+  struct own_threads {
+    std::mutex mtx;
+    std::vector<std::thread> running;
+  } own;
+  tool answers_later;
+  answers_later.name = "answers_later";
+  answers_later.description = "answers from a thread of its own, a while after it is called";
+  answers_later.async_handler = [&own](const json&, request_context&, tool_reply reply) {
+    std::lock_guard<std::mutex> g(own.mtx);
+    own.running.emplace_back([reply] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5)); // long enough for the reader to sleep
+      reply(tool_result::text("from another thread"));
+    });
+  };
+  answers_with_the_actor_thread_busy(std::move(answers_later), [&own] {
+    std::lock_guard<std::mutex> g(own.mtx);
+    for (auto& t : own.running)
+      t.join();
+  });
 }
 
 // How often the thread reading stdin went to sleep (blocked in read(2) or
